@@ -1,0 +1,874 @@
+"""A game of Small World: ``legal_actions()``, ``explain(action)``, ``apply(action)``, ``undo()``.
+
+``apply`` is the only place the state changes. Chance arrives as actions (``roll``, ``reveal``) or as
+setup data (the stack orders). The record (setup + history) is the game: ``undo`` replays all but
+the last action.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+import maps
+
+from . import pieces
+from . import ruleset as rulesets
+from .actions import (Abandon, Action, Attempt, Conquer, Decline, EndTurn, Pick, Redeploy, Resettle,
+                      Reveal, Roll, placement)
+from .errors import IllegalAction, Reason
+from .setup import Setup
+from .state import Player, RegionState, Slot, Tribe, Turn
+
+CHANCE = -1  # the "player" who acts at a chance node (a badge revealed from the reshuffled pile)
+
+PHASES = ("pick", "conquest", "final-roll", "redeployment", "resettlement", "over")
+
+
+class Game:
+    def __init__(self, setup: Setup, board: maps.Board | None = None):
+        self.setup = setup
+        self.rules = rulesets.get(setup.ruleset)
+        self.board = board if board is not None else maps.load(setup.map)
+        self.history: list[Action] = []
+        self._reset()
+
+    # ------------------------------------------------------------------ setup and replay
+    def _reset(self) -> None:
+        s = self.setup
+        self.players = [Player(name=n, coins=pieces.STARTING_COINS) for n in s.players]
+        self.regions: dict[int, RegionState] = {r.id: RegionState() for r in self.board}
+        self.tribes: dict[str, Tribe] = {}
+        self.markers_supply = dict(pieces.MARKERS_IN_BOX)
+        self.lost_tribe_tray = pieces.LOST_TRIBE_TOKENS
+        for r in self.board:
+            if r.mountain and self.markers_supply[pieces.MOUNTAIN] > 0:
+                self.place_marker(r.id, pieces.MOUNTAIN)
+            if r.lost_tribe and self.lost_tribe_tray > 0:
+                self.regions[r.id].race, self.regions[r.id].tokens = pieces.LOST_TRIBE, 1
+                self.lost_tribe_tray -= 1
+        self.race_stack = list(s.races)
+        self.power_stack = list(s.powers)
+        self.power_discard: list[str] = []
+        self.power_pile: list[str] = []  # the reshuffled discards, drawn by chance
+        self.column: list[Slot] = []
+        self._refill_column()
+        self.round = 1
+        self.rounds = self.board.rounds
+        self.allies: dict[int, int] = {}
+        self.resettle_queue: list[tuple[int, str]] = []
+        self.encampments_lost = False
+        self.finished = False
+        self.phase = "pick"
+        self._start_turn(0)
+
+    @classmethod
+    def replay(cls, setup: Setup, actions: Iterable[Action], board: maps.Board | None = None) -> "Game":
+        game = cls(setup, board)
+        for action in actions:
+            game.apply(action)
+        return game
+
+    def undo(self) -> Action:
+        """Take back the last action: replay all but it. Returns the action taken back."""
+        if not self.history:
+            raise IllegalAction("nothing-to-undo", "No action has been played yet.")
+        actions = self.history[:-1]
+        last = self.history[-1]
+        self.history = []
+        self._reset()
+        for action in actions:
+            self.apply(action)
+        return last
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def current_player(self) -> int:
+        """Seat of the player who acts now; ``CHANCE`` when a badge must be revealed."""
+        if self.phase == "pick" and self._unrevealed():
+            return CHANCE
+        if self.phase == "resettlement":
+            return self.resettle_queue[0][0]
+        return self.turn.player
+
+    def regions_of(self, race: str) -> list[int]:
+        return [rid for rid, rs in self.regions.items() if rs.race == race and rs.tokens > 0]
+
+    def owner_tribe(self, region_id: int) -> Tribe | None:
+        race = self.regions[region_id].race
+        return self.tribes.get(race) if race else None
+
+    def tray(self, race: str) -> int:
+        """Tokens of a race still in the storage tray (the box limit minus those in play)."""
+        on_board = sum(rs.tokens for rs in self.regions.values() if rs.race == race)
+        tribe = self.tribes.get(race)
+        held = (tribe.hand + tribe.reserve) if tribe else 0
+        return self.rules.box(race) - on_board - held
+
+    def supply(self, kind: str) -> int:
+        return self.markers_supply[kind]
+
+    def active_tribe(self, player: int) -> Tribe | None:
+        name = self.players[player].active
+        return self.tribes[name] if name else None
+
+    def tribes_of(self, player: int) -> list[Tribe]:
+        p = self.players[player]
+        return [self.tribes[n] for n in ([p.active] if p.active else []) + p.declined]
+
+    def conquest_cost(self, tribe: Tribe, region_id: int) -> int:
+        """Tokens needed to conquer the region: 2 + markers + defenders, less the tribe's discounts."""
+        rs = self.regions[region_id]
+        cost = 2 + sum(rs.marker(m) for m in pieces.DEFENCE_MARKERS) + (rs.tokens if rs.race else 0)
+        region = self.board[region_id]
+        discount = sum(t.conquest_discount(self, tribe, region) for t in self._traits(tribe))
+        return max(1, cost - discount)
+
+    def outcome(self) -> dict | None:
+        """None while the game goes on; then the winner(s) with the tie-break explained."""
+        if not self.finished:
+            return None
+        on_board = [sum(self.regions[rid].tokens for t in self.tribes_of(i) for rid in self.regions_of(t.name))
+                    for i in range(len(self.players))]
+        best = max(p.coins for p in self.players)
+        leaders = [i for i, p in enumerate(self.players) if p.coins == best]
+        tie_break = None
+        if len(leaders) > 1:
+            most = max(on_board[i] for i in leaders)
+            tie_break = (f"tied on {best} coins; won on race tokens on the board "
+                         f"({', '.join(f'{self.players[i].name} {on_board[i]}' for i in leaders)})")
+            leaders = [i for i in leaders if on_board[i] == most]
+        return {"winners": leaders, "coins": [p.coins for p in self.players], "tokens_on_board": on_board,
+                "tie_break": tie_break}
+
+    # ------------------------------------------------------------------ legality
+    def explain(self, action: Action) -> Reason | None:
+        """Why the action is illegal now, or None when it is legal."""
+        if self.finished:
+            return Reason("game-over", "The game is over.")
+        if self.phase == "pick" and self._unrevealed() and not isinstance(action, Reveal):
+            return Reason("reveal-first", "A special power badge must be revealed from the reshuffled pile first.")
+        handler = getattr(self, f"_explain_{action.act}", None)
+        if handler is not None:
+            return handler(action)
+        tribe = self._owner_of_action(action)
+        if tribe is None:
+            return Reason("no-such-power", f"None of your races or special powers can '{action.act}'.")
+        trait = tribe.race if isinstance(action, tribe.race.actions) else tribe.power
+        return trait.explain_action(self, tribe, action)
+
+    def check(self, action: Action) -> None:
+        reason = self.explain(action)
+        if reason is not None:
+            raise reason.error()
+
+    def is_legal(self, action: Action) -> bool:
+        return self.explain(action) is None
+
+    def apply(self, action: Action) -> None:
+        """Play one action; raises IllegalAction (a ValueError) with the reason when it is illegal."""
+        self.check(action)
+        handler = getattr(self, f"_do_{action.act}", None)
+        if handler is not None:
+            handler(action)
+        else:
+            tribe = self._owner_of_action(action)
+            trait = tribe.race if isinstance(action, tribe.race.actions) else tribe.power
+            trait.apply_action(self, tribe, action)
+        self.history.append(action)
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action now. Placements (redeployment, resettlement, Encampments) are too many
+        to list: a few representative ones are given, and any other passes ``explain``."""
+        if self.finished:
+            return []
+        if self.phase == "pick" and self._unrevealed():
+            return [Reveal(p) for p in sorted(set(self.power_pile))]
+        if self.phase == "resettlement":
+            player, race = self.resettle_queue[0]
+            return [a for a in self._placements_for_resettle(self.tribes[race]) if self.is_legal(a)]
+        candidates: list[Action] = []
+        me = self.turn.player
+        if self.phase == "pick":
+            candidates += [Pick(slot.race) for slot in self.column]
+        if self.phase == "final-roll":
+            return [Roll(face) for face in sorted(set(pieces.DIE_FACES))]
+        active = self.active_tribe(me)
+        conquerors = [t for t in self.tribes_of(me) if t.in_decline and t.race.conquers_in_decline()]
+        if self.phase in ("pick", "conquest"):
+            for tribe in conquerors:
+                candidates += self._conquest_candidates(tribe, tribe.name)
+                candidates += self._redeploy_candidates(tribe, tribe.name)
+        if self.phase == "conquest" and active is not None:
+            candidates.append(Decline())
+            candidates += self._conquest_candidates(active, None)
+            if active.power.rolls_before_conquest() and self.turn.berserk_die is None:
+                candidates += [Roll(face) for face in sorted(set(pieces.DIE_FACES))]
+            candidates += self._redeploy_candidates(active, None)
+            for trait in (active.race, active.power):
+                candidates += trait.legal_own_actions(self, active)
+        if self.phase == "redeployment" and active is not None:
+            candidates.append(EndTurn())
+            candidates.append(Decline())
+            for trait in (active.race, active.power):
+                candidates += trait.legal_own_actions(self, active)
+        seen = set()
+        out = []
+        for a in candidates:
+            if a not in seen and self.is_legal(a):
+                seen.add(a)
+                out.append(a)
+        return out
+
+    def _conquest_candidates(self, tribe: Tribe, race: str | None) -> list[Action]:
+        held = set(self.regions_of(tribe.name))
+        out: list[Action] = []
+        for rid in self.board.ids:
+            if rid in held:
+                continue
+            out.append(Conquer(rid, race))
+            out.append(Attempt(rid, race))
+        if not tribe.conquered:
+            out += [Abandon(rid, race) for rid in held]
+        return out
+
+    def _redeploy_candidates(self, tribe: Tribe, race: str | None) -> list[Action]:
+        held = self.regions_of(tribe.name)
+        total = self._tokens_to_redeploy(tribe)
+        return [Redeploy(p, race) for p in _spreads(held, total)]
+
+    def _placements_for_resettle(self, tribe: Tribe) -> list[Action]:
+        held = self.regions_of(tribe.name)
+        enc = None
+        if tribe.power.resettles_markers(self, tribe) and held:
+            enc = placement({held[0]: pieces.MARKERS_IN_BOX[pieces.ENCAMPMENT]})
+        out = []
+        for extra in _spreads(held, tribe.hand + len(held)):
+            adds = placement({r: n - 1 for r, n in extra})
+            out.append(Resettle(tribe.name, adds, enc))
+        return out
+
+    # ------------------------------------------------------------------ helpers for traits
+    def _traits(self, tribe: Tribe):
+        """The race and power whose conquest hooks apply: both while active, the race alone after."""
+        return (tribe.race, tribe.power) if tribe.active else (tribe.race,)
+
+    def place_marker(self, region_id: int, kind: str, count: int = 1) -> None:
+        self.regions[region_id].add_marker(kind, count)
+        self.markers_supply[kind] -= count
+
+    def remove_marker(self, region_id: int, kind: str, count: int = 1) -> None:
+        self.regions[region_id].add_marker(kind, -count)
+        self.markers_supply[kind] += count
+
+    def conquering_problem(self, tribe: Tribe) -> Reason | None:
+        """Whether this tribe may conquer now, whatever the target."""
+        me = self.turn.player
+        if tribe.owner != me:
+            return Reason("not-your-race", f"The {tribe.race.title} are not yours.")
+        if self.turn.declined:
+            return Reason("declined-this-turn", "You cannot conquer in the turn your race goes into decline.")
+        if tribe.in_decline:
+            if not tribe.race.conquers_in_decline():
+                return Reason("race-in-decline", f"Your {tribe.race.title} are in decline and cannot conquer.")
+            if self.phase not in ("pick", "conquest") or self.turn.expanded:
+                return Reason("ghouls-first", f"Your {tribe.race.title} in decline must conquer at the start of "
+                              "your turn, before any conquest by your active race.")
+        else:
+            if self.phase == "pick":
+                return Reason("pick-first", "Pick a race and special power combo first.")
+            for other in self.tribes_of(me):
+                if other is not tribe and other.readied and not other.redeployed:
+                    return Reason("redeploy-first", f"Redeploy your {other.race.title} in decline before your "
+                                  "active race conquers.")
+        if self.phase == "final-roll":
+            return Reason("roll-pending", "Roll the Reinforcement Die for your final conquest attempt first.")
+        if tribe.conquests_over or tribe.redeployed or self.phase not in ("pick", "conquest"):
+            return Reason("conquests-over", "Your conquests for this turn are over.")
+        return None
+
+    def target_problem(self, tribe: Tribe, region_id: int, held: set[int] | None = None) -> Reason | None:
+        """Whether the region may be the target of this tribe's conquest, whatever the tokens."""
+        if region_id not in self.board:
+            return Reason("unknown-region", f"There is no region {region_id} on this map.")
+        region = self.board[region_id]
+        rs = self.regions[region_id]
+        where = region.describe()
+        if rs.race == tribe.name:
+            return Reason("own-region", f"Your {tribe.race.title} already hold {where}.")
+        traits = self._traits(tribe)
+        if region.water and not any(t.conquers_water() for t in traits):
+            return Reason("water", f"{where.capitalize()} is a {region.terrain}: only a Seafaring race may "
+                          "conquer the Seas and the Lake.")
+        immune = [pieces.MARKER_NAMES[m] for m in pieces.IMMUNITY_MARKERS if rs.marker(m)]
+        if immune:
+            return Reason("immune", f"{where.capitalize()} holds a {immune[0]} and is immune to conquest.")
+        defender = self.tribes.get(rs.race) if rs.race else None
+        if defender is not None and defender.active and self.allies.get(defender.owner) == tribe.owner:
+            return Reason("ally", f"You are at peace with {self.players[defender.owner].name}, whose Diplomat "
+                          f"chose you as ally: you cannot attack their {defender.race.title} until their next turn.")
+        if held is None:
+            held = set(self.regions_of(tribe.name))
+        if not held:
+            if not (region.entry or any(t.enters_anywhere() for t in traits)):
+                return Reason("not-entry", f"{where.capitalize()} is not a border region: a race entering the map "
+                              "must first conquer a region on the edge of the board or on a Sea that touches it.")
+        elif not (held & region.adjacent or any(t.ignores_adjacency() for t in traits)
+                  or any(t.also_adjacent(self, tribe, region, held) for t in traits)):
+            return Reason("not-adjacent", f"{where.capitalize()} is not adjacent to any region your "
+                          f"{tribe.race.title} hold.")
+        return None
+
+    def placement_problem(self, tribe: Tribe, what: str) -> Reason | None:
+        """Whether the active tribe may now place its markers (after its troop redeployment)."""
+        if tribe.in_decline or self.players[self.turn.player].active != tribe.name:
+            return Reason("not-your-race", f"{what} by your active race only.")
+        if self.phase != "redeployment":
+            return Reason("wrong-phase", f"{what} after your troop redeployment, before the end of your turn.")
+        return None
+
+    def take_region(self, tribe: Tribe, region_id: int, tokens: int, from_tray: int = 0,
+                    defender_loses_all: bool = False) -> None:
+        """The conquest itself: the defender's losses, the tokens placed, the markers that go or come."""
+        self._ready(tribe)
+        rs = self.regions[region_id]
+        nonempty = rs.race is not None and rs.tokens > 0
+        defender = self.tribes.get(rs.race) if rs.race else None
+        if rs.race == pieces.LOST_TRIBE:
+            self.lost_tribe_tray += rs.tokens
+        elif defender is not None:
+            lost = rs.tokens if defender_loses_all else min(rs.tokens, defender.race.losses_when_conquered())
+            defender.hand += rs.tokens - lost
+            if defender.active and defender.owner != tribe.owner:
+                self.turn.attacked.add(defender.owner)
+        for kind in list(rs.markers):
+            if kind == pieces.MOUNTAIN:
+                continue  # "Mountains are immovable, and remain in place"
+            if kind == pieces.ENCAMPMENT:
+                self.encampments_lost = True
+            self.remove_marker(region_id, kind, rs.marker(kind))
+        rs.race, rs.tokens = tribe.name, tokens + from_tray
+        tribe.hand -= tokens
+        tribe.conquered.append(region_id)
+        if nonempty:
+            tribe.conquered_nonempty += 1
+        if tribe.active:
+            self.turn.expanded = True
+        for trait in self._traits(tribe):
+            trait.after_conquest(self, tribe, region_id)
+        if defender is not None:
+            self._vanish_if_gone(defender)
+
+    # ------------------------------------------------------------------ pick
+    def _explain_pick(self, a: Pick) -> Reason | None:
+        if self.phase != "pick":
+            return Reason("wrong-phase", "You can only pick a new combo at the start of a turn without an "
+                          "active race.")
+        me = self.turn.player
+        for tribe in self.tribes_of(me):
+            if tribe.readied and not tribe.redeployed:
+                return Reason("redeploy-first", f"Redeploy your {tribe.race.title} before picking a combo.")
+        for index, slot in enumerate(self.column):
+            if slot.race == a.race:
+                if self.players[me].coins < index:
+                    return Reason("not-enough-coins", f"The {slot.power} {slot.race} combo costs {index} coins "
+                                  f"(one on each combo above it); you have {self.players[me].coins}.")
+                return None
+        return Reason("not-in-column", f"The {a.race} banner is not one of the combos on the table.")
+
+    def _do_pick(self, a: Pick) -> None:
+        me = self.turn.player
+        player = self.players[me]
+        index = next(i for i, s in enumerate(self.column) if s.race == a.race)
+        slot = self.column.pop(index)
+        for above in self.column[:index]:
+            above.coins += 1
+        player.coins += slot.coins - index
+        race, power = self.rules.race(slot.race), self.rules.power(slot.power)
+        tribe = Tribe(race=race, power=power, owner=me)
+        self.tribes[race.name] = tribe
+        tribe.hand = min(race.tokens + power.tokens + race.extra_tokens() + power.extra_tokens(),
+                         self.tray(race.name))
+        player.active = race.name
+        self.turn.picked = True
+        self._refill_column()
+        self.phase = "conquest"
+
+    def _unrevealed(self) -> bool:
+        return any(slot.power is None for slot in self.column)
+
+    def _refill_column(self) -> None:
+        while len(self.column) < 6 and self.race_stack:
+            if self.power_stack:
+                power = self.power_stack.pop(0)
+            else:
+                waiting = sum(1 for s in self.column if s.power is None)
+                if len(self.power_pile) - waiting <= 0:
+                    self.power_pile += self.power_discard
+                    self.power_discard = []
+                if len(self.power_pile) - waiting <= 0:
+                    return
+                power = None  # revealed by chance from the reshuffled pile
+            self.column.append(Slot(self.race_stack.pop(0), power))
+
+    def _explain_reveal(self, a: Reveal) -> Reason | None:
+        if not (self.phase == "pick" and self._unrevealed()):
+            return Reason("nothing-to-reveal", "No special power badge is waiting to be revealed.")
+        if a.power not in self.power_pile:
+            return Reason("not-in-pile", f"The {a.power} badge is not in the reshuffled pile.")
+        return None
+
+    def _do_reveal(self, a: Reveal) -> None:
+        self.power_pile.remove(a.power)
+        next(s for s in self.column if s.power is None).power = a.power
+
+    # ------------------------------------------------------------------ conquest
+    def _conquering_tribe(self, race: str | None) -> tuple[Tribe | None, Reason | None]:
+        me = self.turn.player
+        if race is None:
+            tribe = self.active_tribe(me)
+            if tribe is None:
+                if self.phase == "pick":
+                    return None, Reason("pick-first", "Pick a race and special power combo first.")
+                return None, Reason("no-active-race", "You have no active race.")
+            return tribe, None
+        if not self.rules.is_race(race):
+            return None, Reason("unknown-race", f"There is no race {race!r}.")
+        tribe = self.tribes.get(race)
+        if tribe is None or tribe.owner != me:
+            return None, Reason("not-your-race", f"The {self.rules.race_title(race)} are not yours.")
+        return tribe, None
+
+    def _ready(self, tribe: Tribe) -> None:
+        """Ready your troops: all but one token per region into hand, and the tokens held back."""
+        if tribe.readied:
+            return
+        tribe.readied = True
+        for rid in self.regions_of(tribe.name):
+            rs = self.regions[rid]
+            tribe.hand += rs.tokens - 1
+            rs.tokens = 1
+        tribe.hand += tribe.reserve
+        tribe.reserve = 0
+        if tribe.in_decline:
+            self.turn.ghouls_started = True
+        else:
+            self.turn.expanded = True
+
+    def _explain_conquer(self, a: Conquer) -> Reason | None:
+        tribe, problem = self._conquering_tribe(a.race)
+        problem = problem or self.conquering_problem(tribe) or self.target_problem(tribe, a.region)
+        if problem:
+            return problem
+        die = self.turn.berserk_die if tribe.active else None
+        cost = self.conquest_cost(tribe, a.region) - (die or 0)
+        hand = self.hand_after_ready(tribe)
+        if hand < 1:
+            return Reason("no-tokens", "You must have at least one race token in hand to conquer.")
+        if hand < max(1, cost):
+            return Reason("too-few-tokens", f"Conquering {self.board[a.region].describe()} takes {max(1, cost)} "
+                          f"{tribe.race.title} tokens; you have {hand} in hand.")
+        return None
+
+    def hand_after_ready(self, tribe: Tribe) -> int:
+        """Tokens the tribe has to conquer with once its troops are readied."""
+        if tribe.readied:
+            return tribe.hand
+        return tribe.hand + tribe.reserve + sum(self.regions[r].tokens - 1 for r in self.regions_of(tribe.name))
+
+    def _do_conquer(self, a: Conquer) -> None:
+        tribe, _ = self._conquering_tribe(a.race)
+        self._ready(tribe)
+        full = self.conquest_cost(tribe, a.region)
+        die = self.turn.berserk_die if tribe.active else None
+        self.turn.berserk_die = None
+        needed_die = tribe.hand < full
+        self.take_region(tribe, a.region, max(1, full - (die or 0)))
+        if needed_die:
+            tribe.conquests_over = True  # Berserk: "If you do not have enough tokens left, this is your final"
+
+    def _explain_attempt(self, a: Attempt) -> Reason | None:
+        tribe, problem = self._conquering_tribe(a.race)
+        problem = problem or self.conquering_problem(tribe) or self.target_problem(tribe, a.region)
+        if problem:
+            return problem
+        if tribe.active and self.turn.berserk_die is not None:
+            return Reason("die-already-rolled", "You already rolled the die for this conquest.")
+        hand = self.hand_after_ready(tribe)
+        if hand < 1:
+            return Reason("no-tokens", "A final conquest attempt needs at least one unused race token.")
+        short = self.conquest_cost(tribe, a.region) - hand
+        if short <= 0:
+            return Reason("not-short", f"You have enough tokens to conquer {self.board[a.region].describe()} "
+                          "outright: conquer it without the die.")
+        if short > pieces.FINAL_ATTEMPT_MAX_SHORTFALL:
+            return Reason("out-of-reach", f"You are {short} tokens short of conquering "
+                          f"{self.board[a.region].describe()}; the die can make up 3 at most.")
+        return None
+
+    def _do_attempt(self, a: Attempt) -> None:
+        tribe, _ = self._conquering_tribe(a.race)
+        self._ready(tribe)
+        self.turn.attempt = a.region
+        self.attempt_race = tribe.name
+        self.phase = "final-roll"
+
+    def _explain_roll(self, a: Roll) -> Reason | None:
+        if a.face not in pieces.DIE_FACES:
+            return Reason("die-face", f"The Reinforcement Die has faces 0, 1, 2 and 3, not {a.face}.")
+        if self.phase == "final-roll":
+            return None
+        tribe = self.active_tribe(self.turn.player)
+        if tribe is None or not tribe.power.rolls_before_conquest() or self.phase != "conquest":
+            return Reason("no-attempt", "Declare the region of your final conquest attempt before rolling the die.")
+        problem = self.conquering_problem(tribe)
+        if problem:
+            return problem
+        if self.turn.berserk_die is not None:
+            return Reason("die-already-rolled", "You already rolled the die for this conquest.")
+        return None
+
+    def _do_roll(self, a: Roll) -> None:
+        self.turn.last_die = a.face
+        if self.phase != "final-roll":
+            tribe = self.active_tribe(self.turn.player)
+            self._ready(tribe)
+            self.turn.berserk_die = a.face
+            return
+        tribe = self.tribes[self.attempt_race]
+        rid = self.turn.attempt
+        if tribe.hand + a.face >= self.conquest_cost(tribe, rid):
+            self.take_region(tribe, rid, tribe.hand)
+        tribe.conquests_over = True
+        self.turn.attempt = None
+        self.phase = "conquest"
+
+    def _explain_abandon(self, a: Abandon) -> Reason | None:
+        tribe, problem = self._conquering_tribe(a.race)
+        problem = problem or self.conquering_problem(tribe)
+        if problem:
+            return problem
+        if tribe.conquered:
+            return Reason("abandon-after-conquest", "Regions are abandoned while readying troops, before the "
+                          "first conquest of the turn.")
+        if a.region not in self.board or self.regions[a.region].race != tribe.name:
+            return Reason("not-yours", f"Region {a.region} is not held by your {tribe.race.title}.")
+        return None
+
+    def _do_abandon(self, a: Abandon) -> None:
+        tribe, _ = self._conquering_tribe(a.race)
+        self._ready(tribe)
+        rs = self.regions[a.region]
+        tribe.hand += rs.tokens
+        self._empty_region(a.region)
+
+    def _empty_region(self, region_id: int) -> None:
+        rs = self.regions[region_id]
+        rs.race, rs.tokens = None, 0
+        for kind in list(rs.markers):
+            if kind != pieces.MOUNTAIN:
+                self.remove_marker(region_id, kind, rs.marker(kind))
+
+    # ------------------------------------------------------------------ redeployment
+    def _tokens_to_redeploy(self, tribe: Tribe) -> int:
+        held = self.regions_of(tribe.name)
+        if not held:
+            return 0  # no region to redeploy into: the tokens stay in hand for a new first conquest
+        on_board = sum(self.regions[r].tokens for r in held)
+        total = on_board + tribe.hand + (0 if tribe.readied else tribe.reserve)
+        if tribe.active:
+            bonus = sum(t.redeployment_bonus_tokens(self, tribe) for t in (tribe.race, tribe.power))
+            total += min(bonus, self.tray(tribe.name))
+            total -= min(total, sum(t.held_back_after_redeployment() for t in (tribe.race, tribe.power)))
+        return total
+
+    def _explain_redeploy(self, a: Redeploy) -> Reason | None:
+        tribe, problem = self._conquering_tribe(a.race)
+        if problem:
+            return problem
+        if self.phase == "final-roll":
+            return Reason("roll-pending", "Roll the Reinforcement Die for your final conquest attempt first.")
+        if tribe.redeployed:
+            return Reason("already-redeployed", f"Your {tribe.race.title} were already redeployed this turn.")
+        if tribe.in_decline:
+            if not tribe.race.conquers_in_decline():
+                return Reason("race-in-decline", f"Your {tribe.race.title} are in decline and do not redeploy.")
+            if self.phase not in ("pick", "conquest") or self.turn.expanded or self.turn.declined:
+                return Reason("ghouls-first", f"Your {tribe.race.title} in decline act at the start of your turn, "
+                              "before your active race.")
+        elif self.phase != "conquest" or self.turn.declined:
+            return Reason("wrong-phase", "Troops are redeployed once, when your conquests end.")
+        else:
+            for other in self.tribes_of(self.turn.player):
+                if other is not tribe and other.readied and not other.redeployed:
+                    return Reason("redeploy-first", f"Redeploy your {other.race.title} in decline first.")
+        held = set(self.regions_of(tribe.name))
+        total = self._tokens_to_redeploy(tribe)
+        return _placement_problem(a.tokens, held, total, tribe.race.title, keep_all=total >= len(held))
+
+    def _do_redeploy(self, a: Redeploy) -> None:
+        tribe, _ = self._conquering_tribe(a.race)
+        self._ready(tribe)
+        if tribe.active and self.regions_of(tribe.name):
+            bonus = sum(t.redeployment_bonus_tokens(self, tribe) for t in (tribe.race, tribe.power))
+            tribe.hand += min(bonus, self.tray(tribe.name))
+        for rid in self.regions_of(tribe.name):
+            tribe.hand += self.regions[rid].tokens
+            self.regions[rid].tokens = 0
+        placed = dict(a.tokens)
+        for rid in list(self.regions):
+            if self.regions[rid].race == tribe.name:
+                if placed.get(rid):
+                    self.regions[rid].tokens = placed[rid]
+                else:
+                    self._empty_region(rid)  # Amazons short of tokens: "leave one per region if possible"
+        tribe.hand -= sum(placed.values())
+        if tribe.active:
+            held_back = tribe.hand if self.regions_of(tribe.name) else 0
+            tribe.reserve += held_back
+            tribe.hand -= held_back
+        tribe.conquests_over = True
+        tribe.redeployed = True
+        if tribe.active:
+            self.turn.redeployed = True
+            self.turn.expanded = True
+            self.phase = "redeployment"
+
+    # ------------------------------------------------------------------ decline, end of turn
+    def _explain_decline(self, a: Decline) -> Reason | None:
+        me = self.turn.player
+        tribe = self.active_tribe(me)
+        if tribe is None:
+            return Reason("no-active-race", "You have no active race to put in decline.")
+        if self.phase == "redeployment":
+            if tribe.power.declines_after_scoring() or tribe.race.declines_after_scoring():
+                return None
+            return Reason("decline-at-start", "A race goes into decline at the start of a turn, instead of "
+                          "conquering (Stout may decline after scoring).")
+        if self.turn.picked:
+            return Reason("decline-at-start", f"Your {tribe.race.title} were picked this turn: a race goes into "
+                          "decline at the start of a later turn.")
+        if self.phase != "conquest" or self.turn.expanded or self.turn.ghouls_started:
+            return Reason("decline-at-start", "A race goes into decline at the start of a turn, instead of "
+                          "conquering.")
+        return None
+
+    def _do_decline(self, a: Decline) -> None:
+        me = self.turn.player
+        tribe = self.active_tribe(me)
+        if self.phase == "redeployment":  # Stout: after a turn of conquests, after scoring
+            self._score(me)
+            self._go_into_decline(tribe)
+        else:
+            self.turn.declined = True
+            self._go_into_decline(tribe)
+            self._score(me)
+        self._finish_turn()
+
+    def _go_into_decline(self, tribe: Tribe) -> None:
+        player = self.players[tribe.owner]
+        if tribe.power.counts_toward_decline_limit():
+            for name in list(player.declined):
+                old = self.tribes[name]
+                if old.power.counts_toward_decline_limit():
+                    self._vanish(old)
+        for trait in (tribe.race, tribe.power):
+            for kind in trait.markers_removed_on_decline:
+                for rid in self.board.ids:
+                    if self.regions[rid].marker(kind):
+                        self.remove_marker(rid, kind, self.regions[rid].marker(kind))
+        if not tribe.race.keeps_all_tokens_in_decline():
+            for rid in self.regions_of(tribe.name):
+                self.regions[rid].tokens = 1
+        tribe.hand = tribe.reserve = 0
+        if not tribe.power.keeps_badge_in_decline():
+            self.power_discard.append(tribe.power.name)
+        tribe.in_decline = True
+        player.active = None
+        player.declined.append(tribe.name)
+        self.allies.pop(tribe.owner, None)
+        self._vanish_if_gone(tribe)
+
+    def _vanish_if_gone(self, tribe: Tribe) -> None:
+        if tribe.in_decline and not self.regions_of(tribe.name) and tribe.hand == 0:
+            self._vanish(tribe)
+
+    def _vanish(self, tribe: Tribe) -> None:
+        """A race in decline leaves the map: tokens to the tray, banner to the bottom of the stack."""
+        for rid in self.regions_of(tribe.name):
+            self._empty_region(rid)
+        del self.tribes[tribe.name]
+        self.players[tribe.owner].declined.remove(tribe.name)
+        if tribe.power.keeps_badge_in_decline():
+            self.power_discard.append(tribe.power.name)
+        self.race_stack.append(tribe.name)
+        self._refill_column()
+
+    def _explain_end(self, a: EndTurn) -> Reason | None:
+        if self.phase != "redeployment":
+            return Reason("redeploy-first", "Redeploy your troops before ending your turn." if self.phase in
+                          ("conquest", "final-roll") else "You cannot end a turn now.")
+        return None
+
+    def _do_end(self, a: EndTurn) -> None:
+        self._score(self.turn.player)
+        self._finish_turn()
+
+    def _score(self, seat: int) -> None:
+        """Scoring Victory coins: one per region of each race, plus the bonuses of the active combo."""
+        player = self.players[seat]
+        items: list[tuple[str, int]] = []
+        for tribe in self.tribes_of(seat):
+            n = len(self.regions_of(tribe.name))
+            items.append((f"regions of the {tribe.title()}", n))
+            if tribe.active:
+                items += tribe.race.coins(self, tribe) + tribe.power.coins(self, tribe)
+            else:
+                items += tribe.race.coins_in_decline(self, tribe)
+        active = self.active_tribe(seat)
+        if active is not None:
+            active.turns_active += 1
+        total = sum(n for _, n in items)
+        player.coins += total
+        player.income.append({"round": self.round, "items": [[what, n] for what, n in items if n],
+                              "total": total})
+
+    def _finish_turn(self) -> None:
+        me = self.turn.player
+        n = len(self.players)
+        self.resettle_queue = []
+        for seat in [(me + k) % n for k in range(1, n + 1)]:
+            for tribe in self.tribes_of(seat):
+                held = self.regions_of(tribe.name)
+                if held and (tribe.hand > 0 or tribe.power.resettles_markers(self, tribe) and tribe.active
+                             and seat != me):
+                    self.resettle_queue.append((seat, tribe.name))
+        if self.resettle_queue:
+            self.phase = "resettlement"
+        else:
+            self._next_turn()
+
+    def _explain_resettle(self, a: Resettle) -> Reason | None:
+        if self.phase != "resettlement":
+            return Reason("wrong-phase", "Resettlement happens at the end of the turn in which your tokens were "
+                          "conquered.")
+        seat, race = self.resettle_queue[0]
+        if a.race != race:
+            return Reason("resettle-order", f"{self.players[seat].name} resettles the "
+                          f"{self.tribes[race].race.title} now (clockwise from the active player's left).")
+        tribe = self.tribes[race]
+        held = set(self.regions_of(race))
+        problem = _placement_problem(a.tokens, held, tribe.hand, tribe.race.title, keep_all=False)
+        if problem:
+            return problem
+        if a.encampments:
+            if not tribe.power.resettles_markers(self, tribe) or not tribe.active:
+                return Reason("no-encampments", "You have no Encampments to put back.")
+            return tribe.power.placement_problem(self, tribe, a.encampments, held)
+        return None
+
+    def _do_resettle(self, a: Resettle) -> None:
+        tribe = self.tribes[a.race]
+        for rid, n in a.tokens:
+            self.regions[rid].tokens += n
+            tribe.hand -= n
+        if a.encampments is not None:
+            tribe.power.place(self, tribe, a.encampments)
+        self.resettle_queue.pop(0)
+        if not self.resettle_queue:
+            self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.encampments_lost = False
+        for tribe in list(self.tribes.values()):
+            if tribe.in_decline and not self.regions_of(tribe.name) and not tribe.race.conquers_in_decline():
+                tribe.hand = 0
+            self._vanish_if_gone(tribe)
+        seat = (self.turn.player + 1) % len(self.players)
+        if seat == 0:
+            self.round += 1
+            if self.round > self.rounds:
+                self.round = self.rounds
+                self.finished = True
+                self.phase = "over"
+                return
+        self._start_turn(seat)
+
+    def _start_turn(self, seat: int) -> None:
+        self.turn = Turn(player=seat)
+        self.allies.pop(seat, None)  # a Diplomat's peace lasts "until your next turn"
+        for tribe in self.tribes_of(seat):
+            tribe.new_turn()
+        self.phase = "conquest" if self.players[seat].active else "pick"
+
+    # ------------------------------------------------------------------ power actions
+    def _owner_of_action(self, action: Action) -> Tribe | None:
+        for tribe in self.tribes_of(self.turn.player):
+            if isinstance(action, tribe.race.actions + tribe.power.actions):
+                if tribe.active or isinstance(action, tribe.race.actions) and tribe.race.conquers_in_decline():
+                    return tribe
+        return None
+
+    # ------------------------------------------------------------------ the public view
+    def snapshot(self) -> dict:
+        """The whole state as plain data (what ``companion replay --json`` prints)."""
+        out = self.outcome()
+        return {
+            "ruleset": self.rules.name,
+            "map": self.board.name,
+            "round": self.round,
+            "rounds": self.rounds,
+            "finished": self.finished,
+            "winner": [self.players[i].name for i in out["winners"]] if out else None,
+            "phase": self.phase,
+            "current_player": None if self.finished else (
+                None if self.current_player == CHANCE else self.players[self.current_player].name),
+            "players": [{
+                "name": p.name, "coins": p.coins,
+                "active": self._tribe_json(p.active),
+                "in_decline": [self._tribe_json(n) for n in p.declined],
+                "tokens_in_hand": self.tribes[p.active].hand if p.active else 0,
+            } for p in self.players],
+            "regions": {str(rid): {
+                "owner": self.players[self.tribes[rs.race].owner].name if rs.race in self.tribes else None,
+                "race": rs.race, "tokens": rs.tokens,
+                "in_decline": bool(rs.race in self.tribes and self.tribes[rs.race].in_decline),
+                "markers": dict(sorted(rs.markers.items())),
+            } for rid, rs in self.regions.items()},
+            "combos": [{"race": s.race, "power": s.power, "coins": s.coins, "cost": i}
+                       for i, s in enumerate(self.column)],
+            "outcome": out,
+        }
+
+    def _tribe_json(self, name: str | None) -> dict | None:
+        if name is None:
+            return None
+        t = self.tribes[name]
+        return {"race": t.race.name, "power": t.power.name, "hand": t.hand, "held_back": t.reserve}
+
+
+def _spreads(held: list[int], total: int) -> list:
+    """A few representative placements of ``total`` tokens over ``held`` regions (one at least each)."""
+    if not held:
+        return [()]
+    if total < len(held):
+        return [placement({r: 1 for r in held[:total]})]
+    extra = total - len(held)
+    out = [placement({r: 1 + (extra if r == target else 0) for r in held}) for r in held for target in [r]]
+    even = {r: 1 + extra // len(held) + (1 if i < extra % len(held) else 0) for i, r in enumerate(held)}
+    out.append(placement(even))
+    return out
+
+
+def _placement_problem(tokens, held: set[int], total: int, title: str, keep_all: bool) -> Reason | None:
+    placed = dict(tokens)
+    for rid in placed:
+        if rid not in held:
+            return Reason("not-yours", f"Region {rid} is not held by your {title}: tokens are redeployed only "
+                          "into regions your race already occupies.")
+    if sum(placed.values()) != total:
+        return Reason("token-count", f"You have {total} {title} tokens to place, not {sum(placed.values())}.")
+    if keep_all:
+        for rid in sorted(held):
+            if not placed.get(rid):
+                return Reason("empty-region", f"Leave at least one token in region {rid}: redeployment never "
+                              "abandons a region.")
+    return None

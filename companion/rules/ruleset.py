@@ -1,0 +1,73 @@
+"""Rulesets: the races, powers and numbers of one game family, found by name in a registry."""
+from __future__ import annotations
+
+from .powers import POWERS
+from .races import RACES
+from .traits import Power, Race
+
+
+class Ruleset:
+    """The base game. A variant subclasses it and overrides what differs."""
+
+    name = "smallworld"
+    title = "Small World"
+    races: tuple[type[Race], ...] = RACES
+    powers: tuple[type[Power], ...] = POWERS
+
+    def __init__(self):
+        self._races = {cls.name: cls for cls in self.races}
+        self._powers = {cls.name: cls for cls in self.powers}
+
+    def race_names(self) -> list[str]:
+        return list(self._races)
+
+    def power_names(self) -> list[str]:
+        return list(self._powers)
+
+    def race(self, name: str) -> Race:
+        return self._races[name]()
+
+    def power(self, name: str) -> Power:
+        return self._powers[name]()
+
+    def box(self, race: str) -> int:
+        """Tokens of the race physically in the box."""
+        return self._races[race].box
+
+    def race_title(self, race: str) -> str:
+        return self._races[race].title
+
+    def is_race(self, name: str) -> bool:
+        return name in self._races
+
+    def is_power(self, name: str) -> bool:
+        return name in self._powers
+
+    def describe(self) -> dict:
+        """What ``companion rules --json`` prints."""
+        return {
+            "ruleset": self.name,
+            "title": self.title,
+            "races": [{"name": c.name, "title": c.title, "banner": c.tokens, "in_box": c.box,
+                       **({"extra_tokens": c().extra_tokens()} if c().extra_tokens() else {})}
+                      for c in self.races],
+            "powers": [{"name": c.name, "title": c.title, "badge": c.tokens} for c in self.powers],
+        }
+
+
+RULESETS: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    RULESETS[ruleset.name] = ruleset
+    return ruleset
+
+
+def get(name: str) -> Ruleset:
+    try:
+        return RULESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown ruleset {name!r} (known: {', '.join(RULESETS)})") from None
+
+
+register(Ruleset())
