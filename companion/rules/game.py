@@ -6,6 +6,7 @@ the last action.
 """
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Iterable
 
 import maps
@@ -508,7 +509,7 @@ class Game:
         tribe, _ = self._conquering_tribe(a.race)
         self._ready(tribe)
         self.turn.attempt = a.region
-        self.attempt_race = tribe.name
+        self.turn.attempt_race = tribe.name
         self.phase = "final-roll"
 
     def _explain_roll(self, a: Roll) -> Reason | None:
@@ -533,13 +534,13 @@ class Game:
             self._ready(tribe)
             self.turn.berserk_die = a.face
             return
-        tribe = self.tribes[self.attempt_race]
+        tribe = self.tribes[self.turn.attempt_race]
         rid = self.turn.attempt
         if tribe.hand + a.face >= self.conquest_cost(tribe, rid):
             self.take_region(tribe, rid, tribe.hand)
         tribe.conquests_over = True
-        self.turn.attempt = None
-        self.phase = "conquest"
+        self.turn.attempt = self.turn.attempt_race = None
+        self.phase = "conquest" if self.players[self.turn.player].active else "pick"
 
     def _explain_abandon(self, a: Abandon) -> Reason | None:
         tribe, problem = self._conquering_tribe(a.race)
@@ -806,6 +807,20 @@ class Game:
                 if tribe.active or isinstance(action, tribe.race.actions) and tribe.race.conquers_in_decline():
                     return tribe
         return None
+
+    def fingerprint(self) -> tuple:
+        """Everything the state holds, as plain comparable data: equal fingerprints, equal games."""
+        tribes = tuple(sorted((name, t.power.name, t.owner, t.in_decline, t.hand, t.reserve, t.turns_active,
+                               t.holes_placed, t.readied, t.conquests_over, t.redeployed, tuple(t.conquered),
+                               t.conquered_nonempty) for name, t in self.tribes.items()))
+        return (self.phase, self.round, self.finished, tribes,
+                tuple((rid, rs.race, rs.tokens, tuple(sorted(rs.markers.items())))
+                      for rid, rs in sorted(self.regions.items())),
+                tuple((p.name, p.coins, p.active, tuple(p.declined), repr(p.income)) for p in self.players),
+                repr(asdict(self.turn)), tuple((s.race, s.power, s.coins) for s in self.column),
+                tuple(self.race_stack), tuple(self.power_stack), tuple(self.power_discard), tuple(self.power_pile),
+                tuple(sorted(self.allies.items())), tuple(self.resettle_queue), self.encampments_lost,
+                tuple(sorted(self.markers_supply.items())), self.lost_tribe_tray)
 
     # ------------------------------------------------------------------ the public view
     def snapshot(self) -> dict:

@@ -88,6 +88,7 @@ class Turn:
     ghouls_started: bool = False
     redeployed: bool = False
     attempt: int | None = None  # region declared for the final conquest attempt
+    attempt_race: str | None = None
     berserk_die: int | None = None
     dragon_used: bool = False
     fortified: bool = False

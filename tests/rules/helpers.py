@@ -1,0 +1,65 @@
+"""Building games for scenario tests: chosen combos on top of the column, actions by notation."""
+from __future__ import annotations
+
+from companion.rules import Game, Setup, parse_notation
+from companion.rules import ruleset as rulesets
+
+RULES = rulesets.get("smallworld")
+
+
+def setup_with(*combos: str, players=("Ann", "Ben"), map="2p") -> Setup:
+    """Combos as 'power race' strings, e.g. 'flying ratmen'; they head the column in this order."""
+    races, powers = [], []
+    for combo in combos:
+        power, race = combo.split()
+        powers.append(power)
+        races.append(race)
+    races += [r for r in RULES.race_names() if r not in races]
+    powers += [p for p in RULES.power_names() if p not in powers]
+    return Setup(players=tuple(players), races=tuple(races), powers=tuple(powers), map=map)
+
+
+def game_with(*combos: str, **kw) -> Game:
+    return Game(setup_with(*combos, **kw))
+
+
+def play(game: Game, *texts: str) -> Game:
+    for text in texts:
+        game.apply(parse_notation(text))
+    return game
+
+
+def why(game: Game, text: str) -> str | None:
+    reason = game.explain(parse_notation(text))
+    return None if reason is None else reason.code
+
+
+def put(game: Game, region: int, race: str | None, tokens: int) -> None:
+    """Scenario shortcut: set what a region holds, taking the tokens from (or back to) that race's hand."""
+    rs = game.regions[region]
+    if rs.race in game.tribes:
+        game.tribes[rs.race].hand += rs.tokens
+    elif rs.race == "lost-tribe":
+        game.lost_tribe_tray += rs.tokens
+    rs.race, rs.tokens = race, tokens
+    if race in game.tribes:
+        game.tribes[race].hand -= tokens
+    elif race == "lost-tribe":
+        game.lost_tribe_tray -= tokens
+    if race is None:
+        rs.tokens = 0
+
+
+def end_turn(game: Game, redeploy: str | None = None) -> None:
+    """Redeploy as given (default: everything in hand into the first held region) and end the turn."""
+    tribe = game.active_tribe(game.turn.player)
+    if redeploy is None:
+        held = game.regions_of(tribe.name)
+        total = game._tokens_to_redeploy(tribe)
+        spread = {r: 1 for r in held}
+        if held:
+            spread[held[0]] += total - len(held)
+        redeploy = "redeploy " + (" ".join(f"{r}:{n}" for r, n in spread.items() if n) or "-")
+    play(game, redeploy, "end")
+    while game.phase == "resettlement":
+        game.apply(game.legal_actions()[0])
