@@ -1,4 +1,4 @@
-"""Play complete games from a seed, choosing uniformly among the kinds of legal action, then among them."""
+"""Play complete games from a seed: a weighted choice of the kind of legal action, then a uniform one."""
 from __future__ import annotations
 
 import random
@@ -7,6 +7,9 @@ from .rules.actions import Roll
 from .rules.game import Game
 from .rules.setup import Setup
 from .shuffle import roll_die
+
+
+KIND_WEIGHTS = {"conquer": 8, "dragon": 2, "convert": 2}
 
 
 def choose(game: Game, rng: random.Random):
@@ -21,9 +24,11 @@ def choose(game: Game, rng: random.Random):
     kinds: dict[str, list] = {}
     for a in actions:
         kinds.setdefault(a.act, []).append(a)
-    # uniform over the kinds of legal action, then over the actions of that kind: placements have
-    # many variants and would otherwise end every turn after its first conquest
-    return rng.choice(kinds[rng.choice(sorted(kinds))])
+    # a kind of action first (conquests weighted up, like a table that means to expand), then one
+    # action of that kind uniformly: placements have many variants and would otherwise end every turn
+    names = sorted(kinds)
+    kind = rng.choices(names, weights=[KIND_WEIGHTS.get(n, 1) for n in names])[0]
+    return rng.choice(kinds[kind])
 
 
 def play(setup: Setup, seed: int, max_actions: int = 20000, on_action=None) -> Game:

@@ -276,14 +276,21 @@ class Game:
         else:
             if self.phase == "pick":
                 return Reason("pick-first", "Pick a race and special power combo first.")
-            for other in self.tribes_of(me):
-                if other is not tribe and other.readied and not other.redeployed:
-                    return Reason("redeploy-first", f"Redeploy your {other.race.title} in decline before your "
-                                  "active race conquers.")
+            problem = self.decline_redeploy_problem(tribe)
+            if problem:
+                return problem
         if self.phase == "final-roll":
             return Reason("roll-pending", "Roll the Reinforcement Die for your final conquest attempt first.")
         if tribe.conquests_over or tribe.redeployed or self.phase not in ("pick", "conquest"):
             return Reason("conquests-over", "Your conquests for this turn are over.")
+        return None
+
+    def decline_redeploy_problem(self, tribe: Tribe) -> Reason | None:
+        """Whether a race in decline that conquered this turn (Ghouls) still has to redeploy first."""
+        for other in self.tribes_of(tribe.owner):
+            if other is not tribe and other.readied and not other.redeployed:
+                return Reason("redeploy-first", f"Redeploy your {other.race.title} in decline before your "
+                              "active race acts.")
         return None
 
     def target_problem(self, tribe: Tribe, region_id: int, held: set[int] | None = None) -> Reason | None:
@@ -598,9 +605,9 @@ class Game:
         elif self.phase != "conquest" or self.turn.declined:
             return Reason("wrong-phase", "Troops are redeployed once, when your conquests end.")
         else:
-            for other in self.tribes_of(self.turn.player):
-                if other is not tribe and other.readied and not other.redeployed:
-                    return Reason("redeploy-first", f"Redeploy your {other.race.title} in decline first.")
+            problem = self.decline_redeploy_problem(tribe)
+            if problem:
+                return problem
         held = set(self.regions_of(tribe.name))
         total = self._tokens_to_redeploy(tribe)
         return _placement_problem(a.tokens, held, total, tribe.race.title, keep_all=total >= len(held))

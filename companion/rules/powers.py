@@ -160,6 +160,9 @@ class Fortified(Power):
         if tribe.in_decline or game.turn.declined or game.phase not in ("conquest", "redeployment") \
                 or game.players[game.turn.player].active != tribe.name:
             return Reason("wrong-phase", "A Fortress is placed during your own turn, while your race is active.")
+        problem = game.decline_redeploy_problem(tribe)
+        if problem:
+            return problem
         if game.turn.fortified:
             return Reason("once-per-turn", "You already placed a Fortress this turn (once per turn).")
         rid = action.region

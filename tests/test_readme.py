@@ -1,0 +1,25 @@
+"""The README's first lines are the two set-up commands, and CI runs exactly the second one."""
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def commands():
+    lines = ROOT.joinpath("README.md").read_text().splitlines()
+    assert lines[0] == "```", "the README opens with the two set-up commands"
+    return lines[1], lines[2]
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    demo, test = commands()
+    assert "pytest" in test and "venv" in test and "venv" in demo
+    ci = [line.strip() for line in ROOT.joinpath(".ci/run").read_text().splitlines()]
+    assert test in ci
+
+
+def test_project_never_reads_the_shared_folder():
+    for folder in ("companion", "maps", "vision", "calibration", "firmware", "tests", "bench"):
+        for path in ROOT.joinpath(folder).rglob("*.py"):
+            if path.name == "test_readme.py":
+                continue
+            assert "../shared" not in path.read_text(), f"{path} reads ../shared"
