@@ -51,7 +51,10 @@ def put(game: Game, region: int, race: str | None, tokens: int) -> None:
 
 
 def end_turn(game: Game, redeploy: str | None = None) -> None:
-    """Redeploy as given (default: everything in hand into the first held region) and end the turn."""
+    """Pick the first combo if needed, redeploy as given (default: everything into the first held
+    region) and end the turn."""
+    if game.phase == "pick":
+        play(game, f"pick {game.column[0].race}")
     tribe = game.active_tribe(game.turn.player)
     if redeploy is None:
         held = game.regions_of(tribe.name)
