@@ -147,6 +147,7 @@ class ScoringBoxLink:
                     port.close()
                 except Exception:
                     pass
+            self._set_status(LinkStatus("looking", problems=self._problems))
             self._stop.wait(self._settings.reconnect_s)
 
     def _serve(self, port, path: str) -> None:
