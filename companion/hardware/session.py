@@ -137,6 +137,8 @@ class HostSession:
                 log.error("scoring box refused protocol %d: flash the firmware again (deploy/flash-firmware.sh)",
                           proto.VERSION)
             else:
+                if fields and fields[0] == str(self._state_seq):
+                    self._state_seq = None  # the same state would be refused again: wait for the next one
                 log.error("scoring box refused frame %s: %s", fields[0] if fields else "?", reason)
         elif kind == "DIE":
             self._send("ACK", (seq,))

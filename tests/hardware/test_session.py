@@ -132,3 +132,17 @@ def test_wrong_protocol_version_is_explained(clock, caplog):
     host.start(clock())
     host.feed(proto.encode(1, "HELLO", (9, "9.9")), clock())
     assert not host.ready and "flash the firmware again" in caplog.text
+
+
+def test_a_refused_state_is_logged_once_not_resent_forever(clock, caplog):
+    host = HostSession(lambda i: None)
+    host.start(clock())
+    host.feed(proto.encode(1, "HELLO", (1, "0.1.0")), clock())
+    host.show(S1, clock())
+    sent = [proto.decode(line) for line, p in proto.LineSplitter().feed(host.output()) if p is None]
+    state_seq = [seq for seq, kind, _ in sent if kind == "STATE"][-1]
+    host.feed(proto.encode(2, "NAK", (state_seq, "state")), clock())
+    clock.advance(5)
+    host.tick(clock())
+    assert host.output() == b""
+    assert caplog.text.count("refused frame") == 1
