@@ -38,7 +38,7 @@ def decode(line):
         raise BadFrame("no *checksum at the end")
     body = line[1:star]
     for byte in body:
-        if byte < 0x20 or byte > 0x7E or byte in b"$*":
+        if byte < 0x20 or byte > 0x7E or byte == 0x24 or byte == 0x2A:  # printable, not $ or *
             raise BadFrame("a byte that is not printable ASCII")
     try:
         claimed = int(line[star + 1:].decode(), 16)

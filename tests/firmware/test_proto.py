@@ -49,3 +49,12 @@ def test_a_frame_after_a_long_line_without_ending_is_kept():
     good = proto.encode(8, "DIE")
     out = proto.LineSplitter().feed(b"y" * 500 + good)
     assert out[-1] == (good.strip(), None)
+
+
+def test_the_examples_in_protocol_md_are_valid_frames():
+    from pathlib import Path
+    text = (Path(proto.__file__).parent / "PROTOCOL.md").read_text()
+    examples = re.findall(r"\$\d+,[A-Z]+[^*\s]*\*[0-9A-F]{4}", text)
+    assert len(examples) >= 7
+    for frame in examples:
+        proto.decode(frame.encode())
