@@ -95,6 +95,8 @@ def check_scoring_box(ctx: DoctorContext) -> Check:
     s = ctx.settings.scoring_box
     if not s.enabled:
         return Check("scoring box", "skip", "disabled in the configuration ([scoring_box] enabled = false)")
+    if s.path == "sim":
+        return Check("scoring box", "skip", "simulated ([scoring_box] path = \"sim\")")
     where = s.path or f"USB {s.usb_id}"
     path = find_port(s)
     if path is None:

@@ -1,9 +1,10 @@
 """The serial link to the scoring box (pyserial), on its own thread.
 
 The link finds the box (a configured path or pyserial URL, else the first USB port with the
-configured VID:PID), runs a ``HostSession`` over it, and when the port fails (the box was
-unplugged) closes it and looks again every ``reconnect_s``; on the new connection the handshake
-makes the box show the current state again. ``show`` and ``status`` never block the caller.
+configured VID:PID; ``"sim"`` starts a simulated box on a pty), runs a ``HostSession`` over it,
+and when the port fails (the box was unplugged) closes it and looks again every ``reconnect_s``;
+on the new connection the handshake makes the box show the current state again. ``show`` and
+``status`` never block the caller.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from .settings import ScoringBoxSettings
 
 log = logging.getLogger("companion.hardware.scoring_box")
 READ_TIMEOUT_S = 0.05
+SIMULATED = "sim"  # [scoring_box] path = "sim" runs a simulated box inside the companion
 WRITE_TIMEOUT_S = 1.0
 
 
@@ -77,7 +79,11 @@ class ScoringBoxLink:
         self._problems = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._port = None
+        self.simulator = None
+        if settings.path == SIMULATED:  # the firmware's logic on a pty, for the simulated table
+            from firmware.sim import Simulator
+            self.simulator = Simulator()
+            self._finder = lambda _settings: self.simulator.path
 
     def show(self, snapshot: TableDisplay) -> None:
         """Make ``snapshot`` what the box shows; the link thread sends it within a read timeout."""
@@ -91,6 +97,8 @@ class ScoringBoxLink:
 
     def start(self) -> "ScoringBoxLink":
         if self._thread is None:
+            if self.simulator is not None:
+                self.simulator.start()
             self._stop.clear()
             self._thread = threading.Thread(target=self._run, name="scoring-box-link", daemon=True)
             self._thread.start()
@@ -102,6 +110,8 @@ class ScoringBoxLink:
         if self._thread is not None:
             self._thread.join(timeout=2)
             self._thread = None
+        if self.simulator is not None:
+            self.simulator.unplug()
         self._set_status(LinkStatus("stopped", problems=self._problems))
 
     def __enter__(self) -> "ScoringBoxLink":

@@ -39,7 +39,8 @@ class GpioSettings:
 
 @dataclass(frozen=True)
 class ScoringBoxSettings:
-    """The USB scoring box: found by ``path`` if set (a device or any pyserial URL), else by ``usb_id``."""
+    """The USB scoring box: found by ``path`` if set (a device, any pyserial URL, or ``"sim"`` for a
+    simulated box inside the companion), else by the first USB serial port with ``usb_id``."""
 
     enabled: bool = False
     path: str = ""

@@ -130,3 +130,12 @@ def test_find_port_by_path_and_usb_id(tmp_path, monkeypatch):
                         lambda: [Port("/dev/ttyUSB0", 0x0403, 0x6001), Port("/dev/ttyACM1", 0x2E8A, 0x0005)])
     assert find_port(ScoringBoxSettings()) == "/dev/ttyACM1"
     assert find_port(ScoringBoxSettings(usb_id="1234:5678")) is None
+
+
+def test_sim_path_runs_a_simulated_box_inside_the_link():
+    inputs = []
+    with ScoringBoxLink(ScoringBoxSettings(enabled=True, path="sim"), inputs.append) as link:
+        link.show(S1)
+        wait_until(lambda: link.status.showing == S1)
+        link.simulator.press_die()
+        wait_until(lambda: inputs == [RollRequested("scoring-box")])
