@@ -1,0 +1,1 @@
+"""The scoring box firmware (MicroPython on a Raspberry Pi Pico); see PROTOCOL.md."""
