@@ -55,6 +55,8 @@ def test_ghouls_in_decline_keep_all_tokens_and_conquer_first():
     assert g.regions[10].race == "ghouls"
     assert why(g, "pick humans") == "redeploy-first"
     play(g, "redeploy 4:2 9:2 10:3 ghouls", "pick humans")
+    assert why(g, "conquer 3 ghouls") == "conquests-over"
+    play(g, "conquer 21")
     assert why(g, "conquer 3 ghouls") == "ghouls-first"
 
 
