@@ -267,10 +267,11 @@ def parse_notation(text: str) -> Action:
                     break
                 if fname in _PLACEMENT_FIELDS:
                     pairs = {}
-                    while args and (":" in args[0] or args[0] == "-"):
-                        word = args.pop(0)
-                        if word != "-":
-                            r, n = word.split(":")
+                    if args and args[0] == "-":  # an empty placement
+                        args.pop(0)
+                    else:
+                        while args and ":" in args[0]:
+                            r, n = args.pop(0).split(":")
                             pairs[r] = int(n)
                     data[fname] = pairs
                 elif fname in _INT_FIELDS:
