@@ -147,6 +147,10 @@ class Game:
             return Reason("game-over", "The game is over.")
         if self.phase == "pick" and self._unrevealed() and not isinstance(action, Reveal):
             return Reason("reveal-first", "A special power badge must be revealed from the reshuffled pile first.")
+        if self.phase == "resettlement" and not isinstance(action, Resettle):
+            seat, race = self.resettle_queue[0]
+            return Reason("resettle-first", f"{self.players[seat].name} first resettles the "
+                          f"{self.tribes[race].race.title} tokens held in hand.")
         handler = getattr(self, f"_explain_{action.act}", None)
         if handler is not None:
             return handler(action)
@@ -265,8 +269,6 @@ class Game:
         me = self.turn.player
         if tribe.owner != me:
             return Reason("not-your-race", f"The {tribe.race.title} are not yours.")
-        if self.turn.declined:
-            return Reason("declined-this-turn", "You cannot conquer in the turn your race goes into decline.")
         if tribe.in_decline:
             if not tribe.race.conquers_in_decline():
                 return Reason("race-in-decline", f"Your {tribe.race.title} are in decline and cannot conquer.")
@@ -304,11 +306,11 @@ class Game:
             return Reason("own-region", f"Your {tribe.race.title} already hold {where}.")
         traits = self._traits(tribe)
         if region.water and not any(t.conquers_water() for t in traits):
-            return Reason("water", f"{where.capitalize()} is a {region.terrain}: only a Seafaring race may "
+            return Reason("water", f"{_cap(where)} is a {region.terrain}: only a Seafaring race may "
                           "conquer the Seas and the Lake.")
         immune = [pieces.MARKER_NAMES[m] for m in pieces.IMMUNITY_MARKERS if rs.marker(m)]
         if immune:
-            return Reason("immune", f"{where.capitalize()} holds a {immune[0]} and is immune to conquest.")
+            return Reason("immune", f"{_cap(where)} holds a {immune[0]} and is immune to conquest.")
         defender = self.tribes.get(rs.race) if rs.race else None
         if defender is not None and defender.active and self.allies.get(defender.owner) == tribe.owner:
             return Reason("ally", f"You are at peace with {self.players[defender.owner].name}, whose Diplomat "
@@ -317,11 +319,11 @@ class Game:
             held = set(self.regions_of(tribe.name))
         if not held:
             if not (region.entry or any(t.enters_anywhere() for t in traits)):
-                return Reason("not-entry", f"{where.capitalize()} is not a border region: a race entering the map "
+                return Reason("not-entry", f"{_cap(where)} is not a border region: a race entering the map "
                               "must first conquer a region on the edge of the board or on a Sea that touches it.")
         elif not (held & region.adjacent or any(t.ignores_adjacency() for t in traits)
                   or any(t.also_adjacent(self, tribe, region, held) for t in traits)):
-            return Reason("not-adjacent", f"{where.capitalize()} is not adjacent to any region your "
+            return Reason("not-adjacent", f"{_cap(where)} is not adjacent to any region your "
                           f"{tribe.race.title} hold.")
         return None
 
@@ -764,14 +766,13 @@ class Game:
                           f"{self.tribes[race].race.title} now (clockwise from the active player's left).")
         tribe = self.tribes[race]
         held = set(self.regions_of(race))
-        problem = _placement_problem(a.tokens, held, tribe.hand, tribe.race.title, keep_all=False)
-        if problem:
-            return problem
         if a.encampments:
             if not tribe.power.resettles_markers(self, tribe) or not tribe.active:
                 return Reason("no-encampments", "You have no Encampments to put back.")
-            return tribe.power.placement_problem(self, tribe, a.encampments, held)
-        return None
+            problem = tribe.power.placement_problem(self, tribe, a.encampments, held)
+            if problem:
+                return problem
+        return _placement_problem(a.tokens, held, tribe.hand, tribe.race.title, keep_all=False)
 
     def _do_resettle(self, a: Resettle) -> None:
         tribe = self.tribes[a.race]
@@ -865,6 +866,11 @@ class Game:
             return None
         t = self.tribes[name]
         return {"race": t.race.name, "power": t.power.name, "hand": t.hand, "held_back": t.reserve}
+
+
+def _cap(text: str) -> str:
+    """The sentence's first letter in capitals, the rest as it is ('Region 12 (Hill, Cavern)')."""
+    return text[:1].upper() + text[1:]
 
 
 def _spreads(held: list[int], total: int) -> list:

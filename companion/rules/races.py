@@ -104,7 +104,7 @@ class Sorcerers(Race):
             return Reason("unknown-region", f"There is no region {rid} on this map.")
         held = set(game.regions_of(tribe.name))
         if not held or not any(h in game.board[rid].adjacent for h in held):
-            return Reason("not-adjacent", f"{game.board[rid].describe().capitalize()} is not adjacent to any "
+            return Reason("not-adjacent", f"Region {rid} is not adjacent to any "
                           "region your Sorcerers hold.")
         problem = game.target_problem(tribe, rid, held)
         if problem:
