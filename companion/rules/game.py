@@ -30,6 +30,7 @@ class Game:
         self.rules = rulesets.get(setup.ruleset)
         self.board = board if board is not None else maps.load(setup.map)
         self.history: list[Action] = []
+        self._held_memo: dict[str, list[int]] | None = None
         self._reset()
 
     # ------------------------------------------------------------------ setup and replay
@@ -91,7 +92,14 @@ class Game:
         return self.turn.player
 
     def regions_of(self, race: str) -> list[int]:
-        return [rid for rid, rs in self.regions.items() if rs.race == race and rs.tokens > 0]
+        """The regions a race holds (remembered while ``legal_actions`` looks, since nothing moves then)."""
+        memo = self._held_memo
+        if memo is not None and race in memo:
+            return memo[race]
+        held = [rid for rid, rs in self.regions.items() if rs.race == race and rs.tokens > 0]
+        if memo is not None:
+            memo[race] = held
+        return held
 
     def owner_tribe(self, region_id: int) -> Tribe | None:
         race = self.regions[region_id].race
@@ -183,6 +191,13 @@ class Game:
     def legal_actions(self) -> list[Action]:
         """Every legal action now. Placements (redeployment, resettlement, Encampments) are too many
         to list: a few representative ones are given, and any other passes ``explain``."""
+        self._held_memo = {}
+        try:
+            return self._legal_actions()
+        finally:
+            self._held_memo = None
+
+    def _legal_actions(self) -> list[Action]:
         if self.finished:
             return []
         if self.phase == "pick" and self._unrevealed():
@@ -226,8 +241,13 @@ class Game:
     def _conquest_candidates(self, tribe: Tribe, race: str | None) -> list[Action]:
         held = set(self.regions_of(tribe.name))
         out: list[Action] = []
+        traits = self._traits(tribe)
+        near = None  # None: any region may be in reach
+        if held and not any(t.ignores_adjacency() for t in traits):
+            near = set().union(*(self.board[h].adjacent for h in held))
+            near |= {r.id for r in self.board if any(t.also_adjacent(self, tribe, r, held) for t in traits)}
         for rid in self.board.ids:
-            if rid in held:
+            if rid in held or (near is not None and rid not in near):
                 continue
             out.append(Conquer(rid, race))
             out.append(Attempt(rid, race))
@@ -301,16 +321,15 @@ class Game:
             return Reason("unknown-region", f"There is no region {region_id} on this map.")
         region = self.board[region_id]
         rs = self.regions[region_id]
-        where = region.describe()
         if rs.race == tribe.name:
-            return Reason("own-region", f"Your {tribe.race.title} already hold {where}.")
+            return Reason("own-region", f"Your {tribe.race.title} already hold {region.describe()}.")
         traits = self._traits(tribe)
         if region.water and not any(t.conquers_water() for t in traits):
-            return Reason("water", f"{_cap(where)} is a {region.terrain}: only a Seafaring race may "
+            return Reason("water", f"{_cap(region.describe())} is a {region.terrain}: only a Seafaring race may "
                           "conquer the Seas and the Lake.")
         immune = [pieces.MARKER_NAMES[m] for m in pieces.IMMUNITY_MARKERS if rs.marker(m)]
         if immune:
-            return Reason("immune", f"{_cap(where)} holds a {immune[0]} and is immune to conquest.")
+            return Reason("immune", f"{_cap(region.describe())} holds a {immune[0]} and is immune to conquest.")
         defender = self.tribes.get(rs.race) if rs.race else None
         if defender is not None and defender.active and self.allies.get(defender.owner) == tribe.owner:
             return Reason("ally", f"You are at peace with {self.players[defender.owner].name}, whose Diplomat "
@@ -319,11 +338,11 @@ class Game:
             held = set(self.regions_of(tribe.name))
         if not held:
             if not (region.entry or any(t.enters_anywhere() for t in traits)):
-                return Reason("not-entry", f"{_cap(where)} is not a border region: a race entering the map "
+                return Reason("not-entry", f"{_cap(region.describe())} is not a border region: a race entering the map "
                               "must first conquer a region on the edge of the board or on a Sea that touches it.")
         elif not (held & region.adjacent or any(t.ignores_adjacency() for t in traits)
                   or any(t.also_adjacent(self, tribe, region, held) for t in traits)):
-            return Reason("not-adjacent", f"{_cap(where)} is not adjacent to any region your "
+            return Reason("not-adjacent", f"{_cap(region.describe())} is not adjacent to any region your "
                           f"{tribe.race.title} hold.")
         return None
 
