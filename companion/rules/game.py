@@ -6,6 +6,7 @@ the last action.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import asdict
 from typing import Iterable
 
@@ -68,6 +69,11 @@ class Game:
         for action in actions:
             game.apply(action)
         return game
+
+    def copy(self) -> "Game":
+        """An independent game in the same state (board and rules shared: they never change)."""
+        return copy.deepcopy(self, {id(self.board): self.board, id(self.rules): self.rules,
+                                    id(self.setup): self.setup})
 
     def undo(self) -> Action:
         """Take back the last action: replay all but it. Returns the action taken back."""
@@ -257,7 +263,7 @@ class Game:
 
     def _redeploy_candidates(self, tribe: Tribe, race: str | None) -> list[Action]:
         held = self.regions_of(tribe.name)
-        total = self._tokens_to_redeploy(tribe)
+        total = self.tokens_to_redeploy(tribe)
         return [Redeploy(p, race) for p in _spreads(held, total)]
 
     def _placements_for_resettle(self, tribe: Tribe) -> list[Action]:
@@ -597,7 +603,7 @@ class Game:
                 self.remove_marker(region_id, kind, rs.marker(kind))
 
     # ------------------------------------------------------------------ redeployment
-    def _tokens_to_redeploy(self, tribe: Tribe) -> int:
+    def tokens_to_redeploy(self, tribe: Tribe) -> int:
         held = self.regions_of(tribe.name)
         if not held:
             return 0  # no region to redeploy into: the tokens stay in hand for a new first conquest
@@ -630,7 +636,7 @@ class Game:
             if problem:
                 return problem
         held = set(self.regions_of(tribe.name))
-        total = self._tokens_to_redeploy(tribe)
+        total = self.tokens_to_redeploy(tribe)
         return _placement_problem(a.tokens, held, total, tribe.race.title, keep_all=total >= len(held))
 
     def _do_redeploy(self, a: Redeploy) -> None:

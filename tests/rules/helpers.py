@@ -58,7 +58,7 @@ def end_turn(game: Game, redeploy: str | None = None) -> None:
     tribe = game.active_tribe(game.turn.player)
     if redeploy is None:
         held = game.regions_of(tribe.name)
-        total = game._tokens_to_redeploy(tribe)
+        total = game.tokens_to_redeploy(tribe)
         spread = {r: 1 for r in held}
         if held:
             spread[held[0]] += total - len(held)

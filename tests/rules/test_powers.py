@@ -172,7 +172,7 @@ def test_hill_tritons_bonus_while_in_decline_skeletons_score_no_merchant_bonus()
     end_turn(g, "redeploy -")
     play(g, "pick tritons", "conquer 15" if why(g, "conquer 15") is None else "conquer 21")
     held = g.regions_of("tritons")
-    play(g, f"redeploy {held[0]}:{g._tokens_to_redeploy(g.tribes['tritons'])}", "end")
+    play(g, f"redeploy {held[0]}:{g.tokens_to_redeploy(g.tribes['tritons'])}", "end")
     items = dict((what, n) for what, n in g.players[0].income[-1]["items"])
     assert items["regions of the Merchant Skeletons (in decline)"] == 2
     assert "regions (Merchant)" not in items
@@ -215,7 +215,7 @@ def test_spirit_does_not_count_toward_the_one_race_in_decline_limit():
     play(g, "pick elves" if any(s.race == "elves" for s in g.column) else f"pick {g.column[0].race}")
     active = g.players[0].active
     play(g, "conquer 21")
-    play(g, f"redeploy 21:{g._tokens_to_redeploy(g.tribes[active])}", "end")
+    play(g, f"redeploy 21:{g.tokens_to_redeploy(g.tribes[active])}", "end")
     end_turn(g)
     play(g, "decline")  # a second race in decline: the Spirits stay
     assert "ratmen" in g.tribes and g.tribes[active].in_decline

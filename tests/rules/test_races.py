@@ -124,7 +124,7 @@ def test_skeletons_take_one_token_per_two_non_empty_regions_within_the_box():
 def test_skeletons_get_nothing_when_the_tray_is_empty():
     g = play(game_with("forest skeletons"), "pick skeletons", "conquer 3", "conquer 4", "conquer 10")
     g.tribes["skeletons"].hand += g.tray("skeletons")  # every Skeleton token is in play
-    total = g._tokens_to_redeploy(g.tribes["skeletons"])
+    total = g.tokens_to_redeploy(g.tribes["skeletons"])
     assert total == sum(g.regions[r].tokens for r in (3, 4, 10)) + g.tribes["skeletons"].hand == 20
 
 

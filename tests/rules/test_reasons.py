@@ -56,7 +56,7 @@ def test_resettlement_goes_clockwise_from_the_attackers_left():
     play(g, "conquer 14")  # Ben's 5 Humans: 4 in hand
     g.tribes["giants"].hand = 20
     play(g, "conquer 9")  # Ann's 6 Ratmen: 5 in hand
-    play(g, f"redeploy 10:1 15:1 14:1 9:{g._tokens_to_redeploy(g.tribes['giants']) - 3}", "end")
+    play(g, f"redeploy 10:1 15:1 14:1 9:{g.tokens_to_redeploy(g.tribes['giants']) - 3}", "end")
     assert [seat for seat, _ in g.resettle_queue] == [0, 1]  # Cleo's left is Ann
     assert why(g, "resettle humans 21:4") == "resettle-order"
     assert why(g, "conquer 3") == "resettle-first"

@@ -191,7 +191,7 @@ def test_the_game_ends_after_the_last_round_and_the_tie_break_counts_tokens_on_t
     g = play(game_with("merchant ratmen", "hill humans"), "pick ratmen", "conquer 4", "redeploy 4:10", "end",
              "pick humans", "redeploy -", "end")
     while not g.finished:
-        end_turn(g, f"redeploy 4:{g._tokens_to_redeploy(g.tribes['ratmen'])}" if g.turn.player == 0 else None)
+        end_turn(g, f"redeploy 4:{g.tokens_to_redeploy(g.tribes['ratmen'])}" if g.turn.player == 0 else None)
     assert g.round == 10 and g.phase == "over"
     assert why(g, "end") == "game-over"
     assert g.legal_actions() == []

@@ -1,0 +1,217 @@
+"""Which legal actions turn the game's board into the board the camera sees.
+
+A depth-first search over actions proposed from the differences (a race seen on a new region is a
+conquest, a race no longer seen is an abandonment, tokens flipped are a decline, ...), each tried on
+a copy of the game. The shortest sequence that explains every difference wins; two different ones
+of the same length are a question for the table, not a guess.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..rules import pieces
+from ..rules.actions import (Abandon, Action, Attempt, Conquer, Convert, Decline, DragonConquer, Encamp, EndTurn,
+                             Fortify, Heroes, Pick, Redeploy, Resettle, Roll, placement)
+from ..rules.game import Game
+from .view import Difference, View, differences, expected_view, label_race
+
+MAX_DEPTH = 12
+MAX_NODES = 400
+
+
+@dataclass
+class Explanation:
+    actions: list[Action]
+    game: Game
+    remaining: list[Difference]
+
+
+@dataclass
+class Hints:
+    """What the inputs told us that the camera cannot see."""
+
+    die: int | None = None  # a Reinforcement Die face rolled and not yet used
+    target: int | None = None  # a final conquest attempt declared on the dashboard
+    end_turn: bool = False  # the table confirmed the end of the step
+    assumed: list[str] = field(default_factory=list)
+
+
+def search(game: Game, seen: View, skip: set[int], hints: Hints) -> list[Explanation]:
+    """The best explanations: fewest differences left, then fewest actions; several when they tie."""
+    best: list[Explanation] = []
+    nodes = 0
+
+    def score(e: Explanation):
+        return (len(e.remaining), len(e.actions))
+
+    def visit(g: Game, actions: list[Action], diffs: list[Difference], die: int | None):
+        nonlocal best, nodes
+        nodes += 1
+        here = Explanation(list(actions), g, diffs)
+        if not best or score(here) < score(best[0]):
+            best = [here]
+        elif score(here) == score(best[0]) and not any(b.game.fingerprint() == g.fingerprint() for b in best):
+            best.append(here)
+        if not diffs or len(actions) >= MAX_DEPTH or nodes >= MAX_NODES:
+            return
+        for action, uses_die in propose(g, seen, diffs, die, hints):
+            if g.explain(action) is not None:
+                continue
+            nxt = g.copy()
+            nxt.apply(action)
+            follow = [action]
+            if isinstance(action, Attempt) and die is not None:
+                if nxt.explain(Roll(die)) is not None:
+                    continue
+                nxt.apply(Roll(die))
+                follow.append(Roll(die))
+            nd = differences(expected_view(nxt), seen, skip)
+            if len(nd) > len(diffs) + 1:
+                continue  # never take a step that makes the picture much worse
+            if len(nd) >= len(diffs) and not _enabling(action):
+                continue
+            visit(nxt, actions + follow, nd, None if uses_die else die)
+
+    visit(game, [], differences(expected_view(game), seen, skip), hints.die)
+    return best
+
+
+def _enabling(action: Action) -> bool:
+    """Actions that change nothing visible but open the way (a pick, the end of a turn, ...)."""
+    return isinstance(action, (Pick, EndTurn, Redeploy, Roll, Attempt, Resettle))
+
+
+def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints: Hints):
+    """Candidate next actions, as (action, uses the die) pairs, from where the picture differs."""
+    out: list[tuple[Action, bool]] = []
+    if g.finished or g.current_player < 0:
+        return out
+    me = g.current_player
+    phase = g.phase
+    changed = {d.region for d in diffs}
+    if phase == "resettlement":
+        seat, race = g.resettle_queue[0]
+        action = resettlement(g, g.tribes[race], seen)
+        return [(action, False)] if action else []
+    if phase == "final-roll":
+        return [(Roll(die), True)] if die is not None else []
+    new_races = {label_race(d.label) for d in diffs if d.seen > d.expected and d.label not in pieces.MARKERS_IN_BOX}
+    mine = {t.name for t in g.tribes_of(me)}
+    others_moved = any(race in g.tribes and race not in mine and g.tribes[race].owner != me
+                       for race, _ in new_races) or any(race not in g.tribes for race, _ in new_races
+                                                        if g.phase != "pick")
+    if phase == "pick":
+        for race, decline in new_races:
+            if not decline and any(s.race == race for s in g.column):
+                out.append((Pick(race), False))
+    active = g.active_tribe(me)
+    for tribe in g.tribes_of(me):
+        if tribe.in_decline and tribe.race.conquers_in_decline():
+            for d in diffs:
+                if d.label == tribe.name + "-decline" and d.seen > d.expected and g.regions[d.region].race != tribe.name:
+                    out.append((Conquer(d.region, tribe.name), False))
+            if tribe.readied and not tribe.redeployed:
+                out.append((guess_redeploy(g, tribe, seen, race=tribe.name), False))
+    if active is not None and phase == "conquest":
+        name = active.name
+        for d in diffs:
+            r = d.region
+            if d.label == name and d.seen > d.expected and g.regions[r].race != name:
+                if seen[r].get(pieces.DRAGON) and not g.regions[r].marker(pieces.DRAGON):
+                    out.append((DragonConquer(r), False))
+                out.append((Conquer(r), False))
+                out.append((Convert(r), False))
+                if die is not None and active.power.rolls_before_conquest():
+                    out.append((Roll(die), True))
+                elif die is not None:
+                    out.append((Attempt(r), True))
+            if d.label == name and d.missing and g.regions[r].race == name and r not in _seen_race(seen, name):
+                out.append((Abandon(r), False))
+            if d.label == name + "-decline" and g.regions[r].race == name:
+                out.append((Decline(), False))
+            if d.label == pieces.FORTRESS and d.seen > d.expected:
+                out.append((Fortify(r), False))
+        if die is not None and hints.target is not None:
+            out.append((Attempt(hints.target), True))
+        placed = any(d.label in (pieces.HERO, pieces.ENCAMPMENT) for d in diffs)
+        if others_moved or hints.end_turn or placed or any(_tokens_moved(g, active, d) for d in diffs):
+            out.append((guess_redeploy(g, active, seen), False))
+    if active is not None and phase == "redeployment":
+        marker_action = markers(g, active, seen, changed)
+        out += [(a, False) for a in marker_action]
+        if any(d.label == active.name + "-decline" for d in diffs):
+            out.append((Decline(), False))  # Stout
+        if others_moved or hints.end_turn:
+            out.append((EndTurn(), False))
+    if phase == "pick" and (others_moved or hints.end_turn) and active is None:
+        pass
+    return out
+
+
+def _seen_race(seen: View, race: str) -> set[int]:
+    return {rid for rid, labels in seen.items() if labels.get(race)}
+
+
+def _tokens_moved(g: Game, tribe, d: Difference) -> bool:
+    """More tokens seen on one of the race's regions, or one of them left empty: a redeployment."""
+    return d.label == tribe.name and g.regions[d.region].race == tribe.name and (d.seen > d.expected or d.missing)
+
+
+def guess_redeploy(g: Game, tribe, seen: View, race: str | None = None) -> Redeploy:
+    """The redeployment the camera shows; tokens it cannot see stay where the game last knew them."""
+    label = tribe.name + ("-decline" if tribe.in_decline else "")
+    held = g.regions_of(tribe.name)
+    total = g.tokens_to_redeploy(tribe)
+    if not held:
+        return Redeploy((), race)
+    if total < len(held):  # Amazons short of tokens: the regions still seen keep one each
+        keep = sorted(held, key=lambda r: (-seen.get(r, {}).get(label, 0), r))[:total]
+        return Redeploy(placement({r: 1 for r in keep}), race)
+    counts = {r: max(1, seen.get(r, {}).get(label, 0)) for r in held}
+    spare = total - sum(counts.values())
+    if spare < 0:
+        return Redeploy(placement(counts), race)  # more seen than there are: explain() refuses it
+    known = {r: g.regions[r].tokens for r in held}
+    for r in sorted(held, key=lambda r: -(known[r] - counts[r])):
+        add = min(spare, max(0, known[r] - counts[r]))
+        counts[r] += add
+        spare -= add
+    if spare:
+        biggest = max(held, key=lambda r: (seen.get(r, {}).get(label, 0), known[r], -r))
+        counts[biggest] += spare
+    return Redeploy(placement(counts), race)
+
+
+def resettlement(g: Game, tribe, seen: View) -> Resettle | None:
+    """The defender's tokens seen back on their regions; unseen ones go to the biggest stack."""
+    label = tribe.name + ("-decline" if tribe.in_decline else "")
+    held = g.regions_of(tribe.name)
+    if not held:
+        return None
+    adds = {r: max(0, seen.get(r, {}).get(label, 0) - g.regions[r].tokens) for r in held}
+    spare = tribe.hand - sum(adds.values())
+    if spare < 0:
+        return None
+    if spare:
+        biggest = max(held, key=lambda r: (g.regions[r].tokens + adds[r], -r))
+        adds[biggest] += spare
+    enc = None
+    if tribe.power.resettles_markers(g, tribe) and tribe.active:
+        enc = placement({r: seen.get(r, {}).get(pieces.ENCAMPMENT, 0) for r in held})
+    return Resettle(tribe.name, placement(adds), enc)
+
+
+def markers(g: Game, tribe, seen: View, changed: set[int]) -> list[Action]:
+    """Encampments, Heroes and a Fortress placed after redeployment, as the camera shows them."""
+    held = g.regions_of(tribe.name)
+    out: list[Action] = []
+    heroes = tuple(sorted(r for r in held if seen.get(r, {}).get(pieces.HERO)))
+    if heroes and any(not g.regions[r].marker(pieces.HERO) for r in heroes):
+        out.append(Heroes(heroes))
+    camps = {r: seen.get(r, {}).get(pieces.ENCAMPMENT, 0) for r in held}
+    if any(camps[r] != g.regions[r].marker(pieces.ENCAMPMENT) for r in held if r in changed):
+        out.append(Encamp(placement(camps)))
+    for r in held:
+        if seen.get(r, {}).get(pieces.FORTRESS) and not g.regions[r].marker(pieces.FORTRESS):
+            out.append(Fortify(r))
+    return out

@@ -1,0 +1,267 @@
+"""Following a game from the camera: each still observation becomes the legal actions that explain
+it, an alert in the rulebook's words, or a question when two explanations fit equally.
+
+The follower never changes the game: it returns the actions, and the one owner of the ``Game``
+applies and stores them. Inputs the camera cannot see (the die, a declared final attempt, the end
+of a step) come in as calls.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..rules import pieces
+from ..rules.actions import Abandon, Action, Attempt, Conquer, EndTurn, Fortify, Pick, Roll
+from ..rules.game import Game
+from .explain import Hints, guess_redeploy, markers, resettlement, search
+from .view import Difference, View, differences, expected_view, label_race
+
+
+@dataclass(frozen=True)
+class Alert:
+    """An illegal move or a disagreement between the board and the game, as a player reads it."""
+
+    code: str
+    sentence: str
+    region: int | None = None
+    player: str | None = None
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "sentence": self.sentence, "region": self.region, "player": self.player}
+
+
+@dataclass(frozen=True)
+class Question:
+    """Two or more explanations fit the board equally: the table chooses."""
+
+    text: str
+    options: tuple[tuple[Action, ...], ...]
+
+    def to_json(self) -> dict:
+        return {"text": self.text, "options": [" then ".join(a.notation() for a in o) for o in self.options]}
+
+
+@dataclass
+class Outcome:
+    actions: list[Action] = field(default_factory=list)
+    alerts: list[Alert] = field(default_factory=list)  # alerts standing after this step
+    raised: list[Alert] = field(default_factory=list)  # the ones new in this step
+    question: Question | None = None
+    note: str = ""
+
+    @property
+    def in_sync(self) -> bool:
+        return not self.alerts and self.question is None
+
+
+def view_of(observation) -> tuple[View, set[int]]:
+    """A vision ``Observation`` (or anything shaped like it) as a view and the occluded regions."""
+    seen: View = {}
+    hidden: set[int] = set()
+    for rid, region in observation.regions.items():
+        seen[int(rid)] = {str(k): int(v) for k, v in region.tokens.items() if int(v) > 0}
+        if region.occluded:
+            hidden.add(int(rid))
+    return seen, hidden
+
+
+class Follower:
+    def __init__(self):
+        self.hints = Hints()
+        self.alerts: dict[tuple, Alert] = {}
+        self.accepted: dict[int, tuple] = {}  # region -> what the camera sees there, accepted by the table
+        self.last_seen: View | None = None
+        self.question: Question | None = None
+
+    # ------------------------------------------------------------------ inputs
+    def observe(self, game: Game, observation) -> Outcome:
+        if not observation.registered:
+            return Outcome(alerts=list(self.alerts.values()), note=f"board not registered: {observation.reason}")
+        seen, hidden = view_of(observation)
+        return self.see(game, seen, hidden)
+
+    def see(self, game: Game, seen: View, hidden: set[int] = frozenset()) -> Outcome:
+        """Reconcile a still view of the board with the game."""
+        self.last_seen = seen
+        seen = self._with_accepted(game, seen)
+        if not differences(expected_view(game), seen, hidden):
+            self.alerts.clear()
+            self.question = None
+            return Outcome()
+        found = search(game, seen, set(hidden), self.hints)
+        if len(found) > 1 and found[0].actions and not found[0].remaining:
+            options = tuple(tuple(e.actions) for e in found)
+            self.question = Question("Two moves fit what the camera sees: which one was played?", options)
+            return Outcome(alerts=list(self.alerts.values()), question=self.question)
+        best = found[0]
+        self.question = None
+        self._used(best.actions)
+        alerts = {self._key(d.region, seen): a for d, a in classify(best.game, best.remaining, seen)}
+        raised = [a for k, a in alerts.items() if k not in self.alerts]
+        self.alerts = alerts
+        return Outcome(actions=best.actions, alerts=list(alerts.values()), raised=raised)
+
+    def die(self, game: Game, face: int) -> Outcome:
+        """The Reinforcement Die was rolled (button, scoring box or a typed face)."""
+        for actions in ([Roll(face)], [Attempt(self.hints.target), Roll(face)] if self.hints.target is not None
+                        else None):
+            if actions and _legal_in_turn(game, actions):
+                return self._do(actions)
+        self.hints.die = face
+        return Outcome(alerts=list(self.alerts.values()), note=f"die {face} kept for the final conquest attempt")
+
+    def declare(self, game: Game, region: int) -> Outcome:
+        """The final conquest attempt's target, declared on the dashboard before or after the roll."""
+        if self.hints.die is not None and _legal_in_turn(game, [Attempt(region), Roll(self.hints.die)]):
+            return self._do([Attempt(region), Roll(self.hints.die)])
+        if game.phase == "final-roll" or _legal_in_turn(game, [Attempt(region)]):
+            self.hints.target = region
+        return Outcome(alerts=list(self.alerts.values()), note=f"final conquest attempt declared on region {region}")
+
+    def confirm(self, game: Game) -> Outcome:
+        """"Accept what the camera saw / end the step": what the camera shows, then the troop
+        redeployment as seen and the end of the turn (or the resettlement as seen)."""
+        seen = self._with_accepted(game, self.last_seen or expected_view(game))
+        first = self.see(game, seen) if self.last_seen is not None else Outcome()
+        if first.question is not None:
+            return first
+        g = game.copy()
+        for action in first.actions:
+            g.apply(action)
+        steps: list[Action] = []
+        active = g.active_tribe(g.turn.player) if g.current_player >= 0 else None
+        action = None
+        if g.phase == "conquest" and active is not None:
+            action = guess_redeploy(g, active, seen)
+        elif g.phase == "resettlement":
+            action = resettlement(g, g.tribes[g.resettle_queue[0][1]], seen)
+        if action is not None and g.explain(action) is None:
+            g.apply(action)
+            steps.append(action)
+        if g.phase == "redeployment" and active is not None:
+            for action in markers(g, active, seen, set(seen)) + [EndTurn()]:
+                if g.explain(action) is None:
+                    g.apply(action)
+                    steps.append(action)
+        if not first.actions and not steps:
+            return Outcome(alerts=list(self.alerts.values()), note="nothing to confirm now")
+        self._used(steps)
+        return Outcome(actions=first.actions + steps, alerts=first.alerts, raised=first.raised)
+
+    def answer(self, game: Game, option: int) -> Outcome:
+        """The table chose one of the question's explanations."""
+        if self.question is None or not 0 <= option < len(self.question.options):
+            return Outcome(alerts=list(self.alerts.values()), note="no such answer")
+        chosen = list(self.question.options[option])
+        self.question = None
+        return self._do(chosen)
+
+    def accept(self, game: Game, region: int) -> Outcome:
+        """Override: the table says the board is right as the camera sees this region (a misread)."""
+        if self.last_seen is not None and region in self.last_seen:
+            self.accepted[region] = (tuple(sorted(self.last_seen[region].items())),
+                                     tuple(sorted(expected_view(game)[region].items())))
+        self.alerts = {k: a for k, a in self.alerts.items() if k[0] != region}
+        return Outcome(alerts=list(self.alerts.values()))
+
+    def resync(self) -> None:
+        """After a manual action (a correction entered by hand): the game is the truth again."""
+        self.hints = Hints()
+        self.question = None
+
+    # ------------------------------------------------------------------ helpers
+    def _do(self, actions: list[Action]) -> Outcome:
+        self._used(actions)
+        return Outcome(actions=actions, alerts=list(self.alerts.values()))
+
+    def _used(self, actions: list[Action]) -> None:
+        if any(isinstance(a, Roll) for a in actions):
+            self.hints.die = None
+            self.hints.target = None
+        if any(isinstance(a, EndTurn) for a in actions):
+            self.hints.end_turn = False
+
+    @staticmethod
+    def _key(region: int, seen: View) -> tuple:
+        return (region, tuple(sorted(seen.get(region, {}).items())))
+
+    def _with_accepted(self, game: Game, seen: View) -> View:
+        """Regions the table accepted read as the game has them, while neither side changes."""
+        if not self.accepted:
+            return seen
+        want = expected_view(game)
+        out = dict(seen)
+        for region, (was_seen, was_expected) in list(self.accepted.items()):
+            now_seen = tuple(sorted(seen.get(region, {}).items()))
+            if now_seen == was_seen and tuple(sorted(want[region].items())) == was_expected:
+                out[region] = dict(want[region])
+            else:
+                del self.accepted[region]
+        return out
+
+
+def _legal_in_turn(game: Game, actions: list[Action]) -> bool:
+    g = game.copy()
+    for action in actions:
+        if g.explain(action) is not None:
+            return False
+        g.apply(action)
+    return True
+
+
+def classify(game: Game, remaining: list[Difference], seen: View) -> list[tuple[Difference, Alert]]:
+    """One alert per region that no legal action explains, with the engine's reason where there is one."""
+    out = []
+    done: set[int] = set()
+    for d in sorted(remaining, key=lambda d: (d.missing, d.region)):
+        if d.region in done:
+            continue
+        done.add(d.region)
+        out.append((d, _alert(game, d, seen)))
+    return out
+
+
+def _alert(game: Game, d: Difference, seen: View) -> Alert:
+    r = d.region
+    where = game.board[r].describe()
+    if d.label in pieces.MARKERS_IN_BOX:
+        name = pieces.MARKER_NAMES[d.label]
+        if d.label == pieces.FORTRESS and d.seen > d.expected:
+            reason = game.explain(Fortify(r))
+            if reason:
+                return Alert(reason.code, reason.sentence, r, _owner(game, game.regions[r].race))
+        return Alert("board-differs", f"The camera sees {d.seen} {name} on {where}; the game has {d.expected}.", r)
+    race, in_decline = label_race(d.label)
+    if race == pieces.LOST_TRIBE:
+        return Alert("board-differs", f"The camera sees {d.seen} Lost Tribe token(s) on {where}; "
+                     f"the game has {d.expected}.", r)
+    tribe = game.tribes.get(race)
+    title = game.rules.race_title(race) if game.rules.is_race(race) else race
+    if d.seen > d.expected and game.regions[r].race != race:
+        if tribe is None:
+            if game.phase == "pick" and any(s.race == race for s in game.column):
+                reason = game.explain(Pick(race))
+                if reason:
+                    return Alert(reason.code, reason.sentence, r, game.players[game.turn.player].name)
+            return Alert("race-not-in-play", f"{title} tokens appeared on {where}, but no player has the {title}.", r)
+        mine = game.active_tribe(game.turn.player)
+        action = Conquer(r) if tribe is mine else Conquer(r, race)
+        reason = game.explain(action)
+        if reason:
+            return Alert(reason.code, reason.sentence, r, game.players[tribe.owner].name)
+        return Alert("board-differs", f"{title} tokens appeared on {where}, but that conquest does not fit the "
+                     "turn; enter it by hand if it was played.", r, game.players[tribe.owner].name)
+    if d.seen > d.expected:
+        return Alert("count", f"The camera sees {d.seen} {title} tokens on {where}; the game has {d.expected}.",
+                     r, _owner(game, race))
+    mine = game.active_tribe(game.turn.player) if game.current_player >= 0 else None
+    if tribe is not None and tribe is mine:
+        reason = game.explain(Abandon(r))
+        if reason:
+            return Alert(reason.code, reason.sentence, r, game.players[tribe.owner].name)
+    return Alert("tokens-missing", f"The game has {d.expected} {title} token(s) on {where}; the camera sees none.",
+                 r, _owner(game, race))
+
+
+def _owner(game: Game, race: str | None) -> str | None:
+    tribe = game.tribes.get(race) if race else None
+    return game.players[tribe.owner].name if tribe else None

@@ -1,0 +1,80 @@
+"""The board as the camera should see it, and where a camera observation differs from it.
+
+A *view* maps each region to ``{label: count}`` with the vision labels: a race name (``ratmen``),
+its in-decline side (``ratmen-decline``), ``lost-tribe`` and the markers (``mountain``,
+``troll-lair``, ``fortress``, ``encampment``, ``hero``, ``dragon``, ``hole``).
+
+An overhead camera sees only the top of a stack, so a count seen is a lower bound: fewer tokens
+seen than the game holds is normal, more is a difference. A marker under race tokens may be
+hidden; a race that is not seen at all where the game has it is a difference.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rules import pieces
+from ..rules.game import Game
+
+View = dict[int, dict[str, int]]
+DECLINE = "-decline"
+
+
+def race_label(game: Game, race: str) -> str:
+    if race == pieces.LOST_TRIBE:
+        return race
+    tribe = game.tribes.get(race)
+    return race + DECLINE if tribe is not None and tribe.in_decline else race
+
+
+def expected_view(game: Game) -> View:
+    """What lies on every region, by vision label, with the true counts."""
+    view: View = {}
+    for rid, rs in game.regions.items():
+        here: dict[str, int] = {}
+        if rs.race and rs.tokens:
+            here[race_label(game, rs.race)] = rs.tokens
+        for kind, n in rs.markers.items():
+            if n:
+                here[kind] = n
+        view[rid] = here
+    return view
+
+
+def label_race(label: str) -> tuple[str, bool]:
+    """('ratmen', False) for 'ratmen', ('ratmen', True) for 'ratmen-decline'."""
+    if label.endswith(DECLINE):
+        return label[: -len(DECLINE)], True
+    return label, False
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One region where what is seen does not fit the game: the label, how many the game has, how many seen."""
+
+    region: int
+    label: str
+    expected: int
+    seen: int
+
+    @property
+    def missing(self) -> bool:
+        return self.seen == 0
+
+
+def differences(expected: View, seen: View, skip: set[int] = frozenset()) -> list[Difference]:
+    """Every (region, label) where the sight contradicts the game; regions in ``skip`` are not judged."""
+    out = []
+    for rid, want in expected.items():
+        if rid in skip or rid not in seen:
+            continue
+        got = seen[rid]
+        has_race = any(label not in pieces.MARKERS_IN_BOX for label in got)
+        for label in set(want) | set(got):
+            e, s = want.get(label, 0), got.get(label, 0)
+            if s > e:
+                out.append(Difference(rid, label, e, s))
+            elif e > 0 and s == 0:
+                if label in pieces.MARKERS_IN_BOX and has_race:
+                    continue  # a marker under the tokens
+                out.append(Difference(rid, label, e, s))
+    return sorted(out, key=lambda d: (d.region, d.label))
