@@ -42,7 +42,14 @@ def search(game: Game, seen: View, skip: set[int], hints: Hints) -> list[Explana
     nodes = 0
 
     def score(e: Explanation):
-        return (len(e.remaining), len(e.actions))
+        # fewest differences left; then the closest count (a stack may hide tokens, but an exact
+        # match is likelier); then the fewest actions
+        return (len(e.remaining), slack(e.game), len(e.actions))
+
+    def slack(g: Game) -> int:
+        want = expected_view(g)
+        return sum(max(0, n - seen.get(rid, {}).get(label, 0)) for rid, labels in want.items() if rid not in skip
+                   for label, n in labels.items() if label not in pieces.MARKERS_IN_BOX)
 
     def visit(g: Game, actions: list[Action], diffs: list[Difference], die: int | None):
         nonlocal best, nodes

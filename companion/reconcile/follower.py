@@ -102,8 +102,8 @@ class Follower:
 
     def die(self, game: Game, face: int) -> Outcome:
         """The Reinforcement Die was rolled (button, scoring box or a typed face)."""
-        for actions in ([Roll(face)], [Attempt(self.hints.target), Roll(face)] if self.hints.target is not None
-                        else None):
+        declared = [Attempt(self.hints.target), Roll(face)] if self.hints.target is not None else None
+        for actions in (declared, [Roll(face)]):
             if actions and _legal_in_turn(game, actions):
                 return self._do(actions)
         self.hints.die = face
@@ -146,6 +146,17 @@ class Follower:
             return Outcome(alerts=list(self.alerts.values()), note="nothing to confirm now")
         self._used(steps)
         return Outcome(actions=first.actions + steps, alerts=first.alerts, raised=first.raised)
+
+    def redeployed(self, game: Game) -> Outcome:
+        """The conquests are over: the troop redeployment as the camera last saw it (no end of turn)."""
+        active = game.active_tribe(game.turn.player) if game.current_player >= 0 else None
+        if game.phase != "conquest" or active is None:
+            return Outcome(alerts=list(self.alerts.values()), note="no redeployment to take now")
+        seen = self._with_accepted(game, self.last_seen or expected_view(game))
+        action = guess_redeploy(game, active, seen)
+        if game.explain(action) is not None:
+            return Outcome(alerts=list(self.alerts.values()), note="the redeployment seen does not fit")
+        return self._do([action])
 
     def answer(self, game: Game, option: int) -> Outcome:
         """The table chose one of the question's explanations."""
