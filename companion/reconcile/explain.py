@@ -113,11 +113,19 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
                 out.append((Pick(race), False))
     active = g.active_tribe(me)
     for tribe in g.tribes_of(me):
-        if tribe.in_decline and tribe.race.conquers_in_decline():
+        if tribe.in_decline and tribe.race.conquers_in_decline() and not tribe.redeployed:
+            label = tribe.name + "-decline"
+            moved = False
             for d in diffs:
-                if d.label == tribe.name + "-decline" and d.seen > d.expected and g.regions[d.region].race != tribe.name:
+                if d.label != label:
+                    continue
+                if d.seen > d.expected and g.regions[d.region].race != tribe.name:
                     out.append((Conquer(d.region, tribe.name), False))
-            if tribe.readied and not tribe.redeployed:
+                elif g.regions[d.region].race == tribe.name:
+                    moved = True
+                    if d.missing and not tribe.conquered:
+                        out.append((Abandon(d.region, tribe.name), False))
+            if moved or (tribe.readied and (others_moved or hints.end_turn or active_moved(g, me, diffs))):
                 out.append((guess_redeploy(g, tribe, seen, race=tribe.name), False))
     if active is not None and phase == "conquest":
         name = active.name
@@ -153,6 +161,12 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
     if phase == "pick" and (others_moved or hints.end_turn) and active is None:
         pass
     return out
+
+
+def active_moved(g: Game, me: int, diffs: list[Difference]) -> bool:
+    """Whether the active race of the player shows a change: the Ghouls' conquests are then over."""
+    active = g.active_tribe(me)
+    return active is not None and any(d.label == active.name for d in diffs)
 
 
 def _seen_race(seen: View, race: str) -> set[int]:
