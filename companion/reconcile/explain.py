@@ -72,14 +72,14 @@ def search(game: Game, seen: View, skip: set[int], hints: Hints) -> list[Explana
                     continue
                 nxt.apply(Roll(die))
                 follow.append(Roll(die))
-            nd = differences(expected_view(nxt), seen, skip)
+            nd = differences(nxt, seen, skip)
             if len(nd) > len(diffs) + 1:
                 continue  # never take a step that makes the picture much worse
             if len(nd) >= len(diffs) and not _enabling(action):
                 continue
             visit(nxt, actions + follow, nd, None if uses_die else die)
 
-    visit(game, [], differences(expected_view(game), seen, skip), hints.die)
+    visit(game, [], differences(game, seen, skip), hints.die)
     return best
 
 

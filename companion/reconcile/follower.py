@@ -83,7 +83,7 @@ class Follower:
         """Reconcile a still view of the board with the game."""
         self.last_seen = seen
         seen = self._with_accepted(game, seen)
-        if not differences(expected_view(game), seen, hidden):
+        if not differences(game, seen, hidden):
             self.alerts.clear()
             self.question = None
             return Outcome()

@@ -61,8 +61,22 @@ class Difference:
         return self.seen == 0
 
 
-def differences(expected: View, seen: View, skip: set[int] = frozenset()) -> list[Difference]:
+def in_hand_on_board(game: Game) -> dict[str, int]:
+    """Tokens a conquering race holds in hand that may still lie on its regions: the rules ready all
+    but one token per region at once, a player lifts them only as the conquests need them."""
+    out: dict[str, int] = {}
+    if game.finished or game.current_player < 0:
+        return out
+    for tribe in game.tribes_of(game.turn.player):
+        if tribe.readied and not tribe.redeployed and tribe.hand:
+            out[race_label(game, tribe.name)] = tribe.hand
+    return out
+
+
+def differences(game: Game, seen: View, skip: set[int] = frozenset()) -> list[Difference]:
     """Every (region, label) where the sight contradicts the game; regions in ``skip`` are not judged."""
+    expected = expected_view(game)
+    spare = in_hand_on_board(game)
     out = []
     for rid, want in expected.items():
         if rid in skip or rid not in seen:
@@ -71,7 +85,7 @@ def differences(expected: View, seen: View, skip: set[int] = frozenset()) -> lis
         has_race = any(label not in pieces.MARKERS_IN_BOX for label in got)
         for label in set(want) | set(got):
             e, s = want.get(label, 0), got.get(label, 0)
-            if s > e:
+            if s > e + (spare.get(label, 0) if e else 0):
                 out.append(Difference(rid, label, e, s))
             elif e > 0 and s == 0:
                 if label in pieces.MARKERS_IN_BOX and has_race:

@@ -1,0 +1,118 @@
+"""Following whole games from what the camera sees."""
+import pytest
+
+from companion.reconcile import Follower, differences, expected_view
+from companion.rules import Game
+from companion.shuffle import seeded_setup
+from companion.simulate import play
+
+from ..rules.helpers import game_with, play as act
+from .harness import follow
+
+
+@pytest.mark.parametrize("map_name, seed", [("2p", 1), ("3p", 2), ("4p", 3), ("5p", 4)])
+def test_a_whole_game_is_followed_from_the_board_alone(map_name, seed):
+    setup = seeded_setup(map_name, int(map_name[0]), seed)
+    truth = play(setup, seed)
+    run = follow(truth)
+    # the same actions (a Fortress and a redeployment seen together may come in either order)
+    assert sorted(a.notation() for a in run.ours.history) == sorted(a.notation() for a in truth.history)
+    assert run.alerts == []
+    assert run.ours.fingerprint() == truth.fingerprint()
+
+
+def test_a_still_board_that_matches_the_game_needs_nothing():
+    g = act(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    out = Follower().see(g, expected_view(g))
+    assert out.actions == [] and out.in_sync
+
+
+def test_a_conquest_and_its_cost_come_from_the_board():
+    g = act(game_with("alchemist ratmen"), "pick ratmen")
+    seen = expected_view(g)
+    seen[3] = {"ratmen": 1}  # a stack: only the top token shows; the Lost Tribe is gone
+    out = Follower().see(g, seen)
+    assert [a.notation() for a in out.actions] == ["conquer 3"] and out.alerts == []
+    act(g, "conquer 3")
+    assert g.regions[3].tokens == 3  # the rules count the stack
+
+
+def test_more_tokens_seen_than_the_game_has_is_a_discrepancy_not_a_correction():
+    g = act(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    seen = expected_view(g)
+    seen[4] = {"ratmen": 14}  # the Ratmen have 12 tokens in all
+    out = Follower().see(g, seen)
+    assert [a.code for a in out.raised] == ["count"] and out.actions == []
+    assert "14 Ratmen tokens on region 4" in out.raised[0].sentence
+
+
+def test_an_unregistered_board_says_why():
+    class Obs:
+        registered, reason, regions = False, "marker 2 not found", {}
+    out = Follower().observe(game_with("alchemist ratmen"), Obs())
+    assert out.note == "board not registered: marker 2 not found" and out.actions == []
+
+
+def test_occluded_regions_are_not_judged():
+    g = act(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    seen = expected_view(g)
+    seen[4] = {}
+    assert differences(g, seen, {4}) == []
+    out = Follower().see(g, seen, {4})
+    assert out.in_sync and out.actions == []
+
+
+def test_the_die_from_a_button_feeds_the_declared_final_conquest():
+    g = act(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    g.tribes["ratmen"].hand = 1
+    f = Follower()
+    assert f.declare(g, 3).actions == []
+    out = f.die(g, 2)
+    assert [a.notation() for a in out.actions] == ["attempt 3", "roll 2"]
+
+
+def test_a_die_before_the_target_waits_for_the_region_to_show():
+    g = act(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    g.tribes["ratmen"].hand = 1
+    f = Follower()
+    assert f.die(g, 3).actions == [] and f.hints.die == 3
+    seen = expected_view(g)
+    seen[3] = {"ratmen": 1}
+    out = f.see(g, seen)
+    assert [a.notation() for a in out.actions] == ["attempt 3", "roll 3"]
+
+
+def test_confirm_takes_the_redeployment_as_seen_and_ends_the_turn():
+    g = act(game_with("alchemist ratmen"), "pick ratmen", "conquer 4", "conquer 9")
+    f = Follower()
+    seen = expected_view(g)
+    seen[4], seen[9] = {"ratmen": 3}, {"ratmen": 9}
+    f.see(g, seen)
+    out = f.confirm(g)
+    assert [a.notation() for a in out.actions][-2:] == ["redeploy 4:3 9:9", "end"]
+
+
+def test_two_explanations_that_fit_equally_are_asked_not_guessed():
+    g = act(game_with("swamp ratmen", "berserk sorcerers"), "pick ratmen", "conquer 4", "conquer 9",
+            "redeploy 4:1 9:11", "end", "pick sorcerers", "conquer 3", "roll 3")
+    f = Follower()
+    seen = expected_view(g)
+    seen[4] = {"sorcerers": 1}  # a conquest with the Berserk die, or a conversion: the camera cannot tell
+    out = f.see(g, seen)
+    assert out.question is not None and out.actions == []
+    options = [" ".join(a.notation() for a in o) for o in out.question.options]
+    assert sorted(options) == ["conquer 4", "convert 4"]
+    chosen = f.answer(g, options.index("convert 4"))
+    assert [a.notation() for a in chosen.actions] == ["convert 4"]
+
+
+def test_the_table_can_accept_a_region_the_camera_misreads():
+    g = act(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    f = Follower()
+    seen = expected_view(g)
+    seen[10] = {"lost-tribe": 1, "elves": 1}  # a misread
+    assert [a.code for a in f.see(g, seen).raised] == ["race-not-in-play"]
+    f.accept(g, 10)
+    assert f.see(g, seen).in_sync
+    seen[10] = {"lost-tribe": 1}
+    assert f.see(g, seen).in_sync and f.accepted == {}

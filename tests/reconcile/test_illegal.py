@@ -1,0 +1,104 @@
+"""An illegal conquest seen on the board is flagged at once, with the engine's reason, and never applied."""
+from companion.reconcile import Follower, expected_view
+
+from ..rules.helpers import game_with, play
+
+
+def flagged(g, region, labels, die=None):
+    seen = expected_view(g)
+    seen[region] = labels
+    f = Follower()
+    if die is not None:
+        f.die(g, die)
+    out = f.see(g, seen)
+    assert all(getattr(a, "region", None) != region for a in out.actions), out.actions
+    assert len(out.raised) == 1, out.raised
+    alert = out.raised[0]
+    assert alert.region == region and alert.sentence
+    again = f.see(g, seen)
+    assert again.raised == [] and again.alerts == [alert]  # flagged once, not at every frame
+    return alert
+
+
+def test_not_adjacent():
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    alert = flagged(g, 20, {"ratmen": 2})
+    assert alert.code == "not-adjacent" and alert.player == "Ann"
+    assert alert.sentence == "Region 20 (Swamp) is not adjacent to any region your Ratmen hold."
+
+
+def test_not_an_entry_region_for_a_first_conquest():
+    g = play(game_with("alchemist ratmen"), "pick ratmen")
+    assert flagged(g, 6, {"ratmen": 3}).code == "not-entry"
+
+
+def test_too_few_tokens():
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    g.tribes["ratmen"].hand = 2
+    assert flagged(g, 3, {"ratmen": 2}).code == "too-few-tokens"
+
+
+def test_a_sea_without_seafaring():
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 1")
+    assert flagged(g, 0, {"ratmen": 2}).code == "water"
+
+
+def test_an_immune_region():
+    g = play(game_with("heroic ratmen", "alchemist humans"), "pick ratmen", "conquer 4", "conquer 9",
+             "redeploy 4:6 9:7", "heroes 4 9", "end", "pick humans", "conquer 10")
+    assert flagged(g, 9, {"humans": 3, "hero": 1}).code == "immune"
+
+
+def test_an_ally_under_diplomat():
+    g = play(game_with("diplomat ratmen", "alchemist humans"), "pick ratmen", "conquer 4", "redeploy 4:13",
+             "ally 1", "end", "pick humans", "conquer 3")
+    assert flagged(g, 4, {"humans": 2}).code == "ally"
+
+
+def test_a_race_that_is_not_the_active_one():
+    g = play(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "redeploy 4:12", "end",
+             "pick humans")
+    alert = flagged(g, 9, {"ratmen": 2})  # Ann moves during Ben's turn
+    assert alert.code == "not-your-race" and alert.player == "Ann"
+
+
+def test_a_conquest_after_the_final_die_roll():
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    g.tribes["ratmen"].hand = 1
+    play(g, "attempt 3", "roll 0")
+    assert flagged(g, 9, {"ratmen": 1}).code == "conquests-over"
+
+
+def test_a_conquest_by_a_race_in_decline():
+    g = play(game_with("alchemist ratmen", "swamp humans", "hill elves"), "pick ratmen", "conquer 4",
+             "redeploy 4:12", "end", "pick humans", "redeploy -", "end", "decline", "redeploy -", "end")
+    assert flagged(g, 9, {"ratmen-decline": 1}).code == "race-in-decline"
+
+
+def test_ghouls_in_decline_may_conquer():
+    g = play(game_with("alchemist ghouls", "swamp humans"), "pick ghouls", "conquer 4", "redeploy 4:9", "end",
+             "pick humans", "redeploy -", "end", "decline", "redeploy -", "end")
+    seen = expected_view(g)
+    seen[4] = {"ghouls-decline": 7}  # two of the nine Ghouls moved on
+    seen[9] = {"ghouls-decline": 2}
+    out = Follower().see(g, seen)
+    assert [a.notation() for a in out.actions] == ["conquer 9 ghouls"] and out.alerts == []
+
+
+def test_a_legal_conquest_and_an_illegal_one_in_the_same_view():
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    seen = expected_view(g)
+    seen[9] = {"ratmen": 2}
+    seen[20] = {"ratmen": 2}
+    out = Follower().see(g, seen)
+    assert [a.notation() for a in out.actions] == ["conquer 9"]
+    assert [a.code for a in out.raised] == ["not-adjacent"]
+
+
+def test_the_alert_clears_when_the_board_is_put_right():
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    f = Follower()
+    seen = expected_view(g)
+    seen[20] = {"ratmen": 2}
+    assert f.see(g, seen).alerts
+    assert f.see(g, expected_view(g)).in_sync
