@@ -1,12 +1,16 @@
 """The JSON API: state, layout, actions, the die, undo, alerts, the log."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from flask import Blueprint, abort, current_app, jsonify, request
 
 import maps
 
 from ...rules.actions import from_json, parse_notation
+from ...rules import ruleset as rulesets
 from ...rules.errors import RecordError
+from ...rules.record import check_names
 from .. import layout
 from ..inputs import Play, Resolve, RollDie, Undo
 from . import security
@@ -84,9 +88,17 @@ def action():
             act = from_json(data)
         else:
             abort(400, description="Send {\"action\": \"conquer 12\"} or the action's JSON form.")
+        name = service().owner.published.public.get("map")
+        if name:
+            check_names(act, _board(name), rulesets.get("smallworld"))
     except RecordError as exc:
         abort(400, description=str(exc))
     return submit(Play(act, who, "web"))
+
+
+@lru_cache(maxsize=8)
+def _board(name: str) -> maps.Board:
+    return maps.load(name)
 
 
 @bp.post("/roll")
