@@ -5,6 +5,7 @@ import logging
 import signal
 import socket
 import threading
+import time
 
 from .config import Config
 from .runtime import Service
@@ -74,6 +75,10 @@ class Server:
             return
         self._stopped.set()
         self.service.hub.close()
+        deadline = time.monotonic() + 2.0
+        while self.service.hub.count and time.monotonic() < deadline:  # let the streams say goodbye
+            time.sleep(0.02)
+        time.sleep(0.1)  # the streams' last writes
         try:
             self.server.close()
         finally:

@@ -41,7 +41,7 @@ function drawBoard(svg, layout, state, showConquerable) {
     g.appendChild(el("text", {x: r.x, y: r.y - r.r * 0.55, class: "rid"}, `${r.id}`));
     if (s.tokens) {
       g.appendChild(el("text", {x: r.x, y: r.y + 7, class: "tokens"}, `${s.tokens}`));
-      const label = (s.race_title || "").slice(0, 9) + (s.in_decline ? " †" : "");
+      const label = (s.race_title || "").slice(0, 11) + (s.in_decline ? " †" : "");
       g.appendChild(el("text", {x: r.x, y: r.y + r.r * 0.45, class: "race"}, label));
     } else {
       g.appendChild(el("text", {x: r.x, y: r.y + 5, class: "terrain"}, r.terrain));
