@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 
 from .. import inputs as hw
 from ..rules import actions as A
-from ..rules.errors import IllegalAction
 from ..rules.game import CHANCE, Game
 from ..shuffle import roll_die
 from . import codes, views, wording
@@ -258,6 +257,3 @@ def _distinct_codes(n: int) -> list[str]:
             out.append(c)
     return out
 
-
-def play_error(exc: IllegalAction) -> Outcome:
-    return Outcome(422, exc.reason, exc.sentence)
