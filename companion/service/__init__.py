@@ -1,0 +1,1 @@
+"""The companion as a service: one owner of the Game, a SQLite store, a Flask dashboard with SSE."""

@@ -1,0 +1,152 @@
+"""The configuration file (TOML): ``[service]``, ``[demo]``, ``[gpio]``, ``[scoring_box]``.
+
+Every setting has a default that works on the simulated table. ``load`` refuses an unknown key or
+a bad value with a one-line ``ConfigError`` naming the file and the key.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..hardware.settings import HardwareSettings
+
+SYSTEM_CONFIG = Path("/etc/companion/config.toml")
+PORT_ENV = "COMPANION_PORT"  # the systemd unit sets 80 (http://companion.local); a dev machine uses 8000
+
+
+class ConfigError(ValueError):
+    """A bad configuration: one line naming the file and the key."""
+
+
+def default_data_dir() -> str:
+    """systemd's StateDirectory when run as the service, else the user's data folder."""
+    state = os.environ.get("STATE_DIRECTORY")
+    if state:
+        return state.split(":")[0]
+    return str(Path.home() / ".local" / "share" / "companion")
+
+
+@dataclass(frozen=True)
+class ServiceSettings:
+    """The web service and the store."""
+
+    host: str = "0.0.0.0"
+    port: int = 8000
+    data_dir: str = ""  # "" = default_data_dir()
+    table_code: str = ""  # "" = generated once and kept in the store
+    allowed_hosts: tuple[str, ...] = ()  # besides localhost, IP addresses and this machine's names
+    public_url: str = ""  # the address phones use (QR codes); "" = the address the table screen used
+    threads: int = 24  # waitress threads: each open event stream holds one
+    keepalive_s: float = 15.0
+    die_seed: int = -1  # -1 = a new random seed per game (it is recorded with the game)
+
+    @property
+    def data_path(self) -> Path:
+        return Path(os.path.expanduser(self.data_dir or default_data_dir()))
+
+
+@dataclass(frozen=True)
+class DemoSettings:
+    """The demo: a seeded game played on the simulated table."""
+
+    map: str = "4p"
+    players: int = 0  # 0 = the map's player count
+    seed: int = 1
+    pace_s: float = 1.5  # one action every pace_s seconds
+    restart_s: float = 30.0  # pause on the final scores before the next demo game
+
+
+@dataclass(frozen=True)
+class Config:
+    service: ServiceSettings = field(default_factory=ServiceSettings)
+    demo: DemoSettings = field(default_factory=DemoSettings)
+    hardware: HardwareSettings = field(default_factory=HardwareSettings)
+    source: str = "defaults"
+
+
+_TABLES = {"service": ServiceSettings, "demo": DemoSettings}
+_HARDWARE_TABLES = ("gpio", "scoring_box")
+_RANGES = {
+    ("service", "port"): (0, 65535), ("service", "threads"): (4, 256), ("service", "keepalive_s"): (1.0, 300.0),
+    ("demo", "players"): (0, 5), ("demo", "pace_s"): (0.0, 60.0), ("demo", "restart_s"): (0.0, 3600.0),
+}
+
+
+def load(path: str | Path | None = None, *, env: Mapping[str, str] | None = None) -> Config:
+    """Read the file (None: /etc/companion/config.toml when it exists, else the defaults)."""
+    env = os.environ if env is None else env
+    if path is None and SYSTEM_CONFIG.exists():
+        path = SYSTEM_CONFIG
+    data: dict = {}
+    source = "defaults"
+    if path is not None:
+        source = str(path)
+        try:
+            with open(path, "rb") as f:
+                data = tomllib.load(f)
+        except OSError as exc:
+            raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    config = from_mapping(data, source)
+    port = env.get(PORT_ENV)
+    if port:
+        if not port.isdigit() or not 0 <= int(port) <= 65535:
+            raise ConfigError(f"{PORT_ENV}: expected a port number 0-65535, got {port!r}")
+        config = dataclasses.replace(config, service=dataclasses.replace(config.service, port=int(port)))
+    return config
+
+
+def from_mapping(data: Mapping[str, Any], source: str = "config") -> Config:
+    for key in data:
+        if key not in _TABLES and key not in _HARDWARE_TABLES:
+            raise ConfigError(f"{source}: unknown table [{key}] (known: {', '.join([*_TABLES, *_HARDWARE_TABLES])})")
+    built = {name: _table(kind, data.get(name, {}), name, source) for name, kind in _TABLES.items()}
+    try:
+        hardware = HardwareSettings.from_mapping(data, source=source)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    return Config(service=built["service"], demo=built["demo"], hardware=hardware, source=source)
+
+
+def _table(kind, values: Any, table: str, source: str):
+    if not isinstance(values, Mapping):
+        raise ConfigError(f"{source}: [{table}] must be a table")
+    known = {f.name: f for f in dataclasses.fields(kind)}
+    out = {}
+    for key, value in values.items():
+        if key not in known:
+            raise ConfigError(f"{source}: [{table}] {key}: unknown key (known: {', '.join(known)})")
+        default = known[key].default
+        if isinstance(default, bool):
+            ok = isinstance(value, bool)
+        elif isinstance(default, int):
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif isinstance(default, float):
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+            value = float(value) if ok else value
+        elif isinstance(default, tuple):
+            ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+            value = tuple(value) if ok else value
+        else:
+            ok = isinstance(value, str)
+        if not ok:
+            want = "a list of names" if isinstance(default, tuple) else type(default).__name__
+            raise ConfigError(f"{source}: [{table}] {key}: expected {want}, got {value!r}")
+        low_high = _RANGES.get((table, key))
+        if low_high and not low_high[0] <= value <= low_high[1]:
+            raise ConfigError(f"{source}: [{table}] {key}: expected {low_high[0]}-{low_high[1]}, got {value!r}")
+        out[key] = value
+    if table == "service" and "table_code" in out and out["table_code"] and len(out["table_code"]) < 6:
+        raise ConfigError(f"{source}: [service] table_code: use at least 6 characters")
+    if table == "demo" and "map" in out:
+        import maps
+        try:
+            maps.load(out["map"])
+        except maps.MapError as exc:
+            raise ConfigError(f"{source}: [demo] map: {exc}") from None
+    return kind(**out)

@@ -1,0 +1,81 @@
+"""What the game owner's one queue carries, besides the table hardware's inputs.
+
+Every input names where it came from (``source``: "web", "table", "demo", "camera", "panel",
+"scoring-box"). A web input from a phone names its ``seat``; ``seat=None`` is the table itself
+(the shared screen, the demo driver, later the camera's reconciliation).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..rules.actions import Action
+from ..rules.setup import Setup
+
+
+@dataclass(frozen=True)
+class Play:
+    """Play an engine action (a phone, the table screen, the demo, reconciliation)."""
+
+    action: Action
+    seat: int | None = None
+    source: str = "web"
+
+
+@dataclass(frozen=True)
+class RollDie:
+    """Roll the Reinforcement Die (``face=None``: the companion rolls, seeded) or enter a typed face."""
+
+    face: int | None = None
+    seat: int | None = None
+    source: str = "web"
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Take back the last action (the table code was checked by whoever submits this)."""
+
+    source: str = "web"
+
+
+@dataclass(frozen=True)
+class Resolve:
+    """Settle an alert: ``accept`` the correction (the engine's state stands) or override it."""
+
+    alert: int
+    accept: bool = True
+    source: str = "web"
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """Start a game from a setup; it becomes the game the table shows."""
+
+    setup: Setup
+    die_seed: int | None = None
+    source: str = "web"
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Placeholder for the camera: per region, the labels seen and how many (vision's Observation).
+
+    Reconciliation (which legal action explains it, or a discrepancy) is not written yet: the owner
+    accepts the input and ignores it, so the queue's shape is ready for it.
+    """
+
+    regions: dict = field(default_factory=dict)
+    source: str = "camera"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The answer to one input: ``status`` is an HTTP status; ``code`` and ``sentence`` say why."""
+
+    status: int = 200
+    code: str = "ok"
+    sentence: str = ""
+    data: dict = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.status < 400

@@ -1,0 +1,259 @@
+"""The game owner: one thread drains the one input queue; the only code that changes the Game.
+
+For each input it checks, applies, commits to the store, then publishes (in that order: nothing is
+shown before it is on disk). Listeners receive a ``Published`` snapshot after every change.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import secrets
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+
+from .. import inputs as hw
+from ..rules import actions as A
+from ..rules.game import CHANCE, Game
+from ..shuffle import roll_die
+from . import codes, views, wording
+from .inputs import NewGame, Observation, Outcome, Play, Resolve, RollDie, Undo
+from .store import Store, StoredGame
+
+log = logging.getLogger(__name__)
+_STOP = object()
+
+
+@dataclass(frozen=True)
+class Published:
+    """Everything the screens need after one change; seat views are private to each seat."""
+
+    version: int
+    game_id: int | None
+    public: dict
+    seats: tuple[dict, ...]
+    log: tuple[dict, ...]
+    alerts: tuple[dict, ...]
+    codes: tuple[str, ...] = field(repr=False, default=())
+
+
+EMPTY = Published(0, None, {"no_game": True}, (), (), ())
+
+
+class GameOwner:
+    """Owns the current Game. ``submit(input)`` returns a Future of the ``Outcome``."""
+
+    def __init__(self, store: Store, *, die_seed: int = -1):
+        self.store = store
+        self.die_seed = die_seed
+        self.queue: queue.Queue = queue.Queue()
+        self.listeners: list = []
+        self.published: Published = EMPTY
+        self.game: Game | None = None
+        self.stored: StoredGame | None = None
+        self._log: list[dict] = []
+        self._alerts: list[dict] = []
+        self._alert_ids = 0
+        self._version = 0
+        self._thread: threading.Thread | None = None
+
+    # ---------------------------------------------------------------- life
+    def start(self) -> "GameOwner":
+        """Resume the latest game from the store, then drain the queue in a thread."""
+        latest = self.store.latest()
+        if latest is not None:
+            self._load(latest)
+        self._publish()
+        self._thread = threading.Thread(target=self._run, name="game-owner", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        if self._thread is not None:
+            self.queue.put((_STOP, None))
+            self._thread.join(timeout)
+            self._thread = None
+
+    def submit(self, item) -> Future:
+        """Queue an input (from any thread); the Future's result is an ``Outcome``."""
+        future: Future = Future()
+        self.queue.put((item, future))
+        return future
+
+    def hardware_submit(self, item: hw.Input) -> None:
+        """The table hardware's ``submit``: panel and scoring box inputs join the same queue."""
+        self.queue.put((item, None))
+
+    def _run(self) -> None:
+        while True:
+            item, future = self.queue.get()
+            if item is _STOP:
+                return
+            try:
+                outcome = self.handle(item)
+            except Exception as exc:  # a bug must not stop the table: answer 500 and go on
+                log.exception("input %s failed", type(item).__name__)
+                outcome = Outcome(500, "internal-error", f"The companion failed on this input ({type(exc).__name__}).")
+            if future is not None:
+                future.set_result(outcome)
+
+    # ---------------------------------------------------------------- inputs
+    def handle(self, item) -> Outcome:
+        """Handle one input on the owner thread (tests may call it directly)."""
+        if isinstance(item, NewGame):
+            return self._new_game(item)
+        if isinstance(item, Observation):
+            return Outcome(202, "ignored", "Camera observations are not reconciled yet.")
+        if isinstance(item, hw.RollRequested):
+            item = RollDie(source=item.source)
+        elif isinstance(item, hw.UndoRequested):
+            item = Undo(source=item.source)
+        elif isinstance(item, hw.Confirm):
+            if not self._alerts:
+                return Outcome(200, "nothing", "Nothing to confirm.")
+            item = Resolve(self._alerts[0]["id"], True, item.source)
+        if self.game is None:
+            return Outcome(409, "no-game", "No game is set up yet: open the setup page.")
+        if isinstance(item, Play):
+            return self._play(item.action, item.seat, item.source)
+        if isinstance(item, RollDie):
+            return self._roll(item)
+        if isinstance(item, Undo):
+            return self._undo()
+        if isinstance(item, Resolve):
+            return self._resolve(item)
+        return Outcome(400, "unknown-input", f"Unknown input {type(item).__name__}.")
+
+    def _new_game(self, item: NewGame) -> Outcome:
+        try:
+            game = Game(item.setup)
+        except (ValueError, KeyError) as exc:
+            return Outcome(400, "bad-setup", str(exc))
+        seed = item.die_seed if item.die_seed is not None else (
+            self.die_seed if self.die_seed >= 0 else secrets.randbelow(2**31))
+        seat_codes = _distinct_codes(len(item.setup.players))
+        game_id = self.store.new_game(item.setup, seed, seat_codes)
+        self._load(self.store.game(game_id), game)
+        self._publish()
+        return Outcome(201, "ok", "The game is set up.", {"game": game_id})
+
+    def _load(self, stored: StoredGame, game: Game | None = None) -> None:
+        self.stored = stored
+        self.game = game or Game(stored.setup)
+        self._log, self._alerts = [], []
+        for action in ([] if game else self.store.actions(stored.id)):
+            self._log.append(self._entry(action, "store"))
+            self.game.apply(action)
+
+    def _entry(self, action: A.Action, source: str) -> dict:
+        seat = self.game.current_player
+        return {"seq": len(self.game.history), "seat": None if seat == CHANCE else seat,
+                "text": wording.describe(self.game, action), "notation": action.notation(), "source": source}
+
+    def _play(self, action: A.Action, seat: int | None, source: str) -> Outcome:
+        game = self.game
+        if seat is not None and seat != game.current_player and not game.finished:
+            whose = "the table's (a badge is revealed)" if game.current_player == CHANCE else \
+                f"{game.players[game.current_player].name}'s"
+            return Outcome(409, "not-your-turn", f"It is {whose} turn, not yours.")
+        reason = game.explain(action)
+        if reason is not None:
+            if isinstance(action, views.CONQUESTS):
+                self._raise_alert(action, seat, reason, source)
+            return Outcome(422, reason.code, reason.sentence)
+        self._accept(action, source)
+        return Outcome(200, "ok", self._log[-1]["text"], {"seq": len(game.history)})
+
+    def _accept(self, action: A.Action, source: str) -> None:
+        """Apply, commit, then publish: the order that makes a pulled plug lose nothing shown."""
+        entry = self._entry(action, source)
+        seq = len(self.game.history)
+        self.game.apply(action)
+        try:
+            self.store.append(self.stored.id, seq, action, source)
+        except Exception:
+            self.game.undo()
+            raise
+        self._log.append(entry)
+        if self.game.finished:
+            self.store.set_finished(self.stored.id, True)
+        self._publish()
+
+    def _roll(self, item: RollDie) -> Outcome:
+        game = self.game
+        reason = game.explain(A.Roll(0))
+        if reason is not None:
+            return Outcome(409, "no-roll-due", "No Reinforcement Die roll is due now: "
+                           "it follows a final conquest attempt (or comes before a Berserk conquest).")
+        face = item.face
+        if face is None:
+            face = roll_die(random.Random(f"{self.stored.die_seed}:{len(game.history)}"))
+        return self._play(A.Roll(face), item.seat, item.source)
+
+    def _undo(self) -> Outcome:
+        game = self.game
+        if not game.history:
+            return Outcome(409, "nothing-to-undo", "No action has been played yet.")
+        seq = len(game.history) - 1
+        self.store.remove_last(self.stored.id, seq)
+        last = game.undo()
+        self.store.set_finished(self.stored.id, game.finished)
+        undone = self._log.pop() if self._log else None
+        self._publish()
+        text = undone["text"] if undone else last.notation()
+        return Outcome(200, "ok", f"Taken back: {text}")
+
+    def _raise_alert(self, action: A.Action, seat: int | None, reason, source: str) -> None:
+        self._alert_ids += 1
+        who = self.game.players[seat].name if seat is not None else "The table"
+        self._alerts.append({"id": self._alert_ids, "seat": seat, "who": who, "code": reason.code,
+                             "sentence": reason.sentence, "action": action.notation(), "source": source})
+        self._publish()
+
+    def _resolve(self, item: Resolve) -> Outcome:
+        alert = next((a for a in self._alerts if a["id"] == item.alert), None)
+        if alert is None:
+            return Outcome(404, "no-such-alert", "That alert is already settled.")
+        self._alerts.remove(alert)
+        self._publish()
+        if item.accept:
+            return Outcome(200, "ok", f"Correction accepted: {alert['who']} takes back '{alert['action']}'.")
+        return Outcome(200, "ok", f"Overridden by the table: '{alert['action']}' stays on the board; "
+                       "the companion's game does not include it.")
+
+    # ---------------------------------------------------------------- publishing
+    def _publish(self) -> None:
+        self._version += 1
+        if self.game is None:
+            self.published = Published(self._version, None, {"no_game": True, "version": self._version}, (), (), ())
+        else:
+            public = views.public_view(self.game)
+            public.update(version=self._version, game=self.stored.id, alerts=list(self._alerts),
+                          log=self._log[-40:])
+            seats = tuple(dict(views.seat_view(self.game, i), version=self._version)
+                          for i in range(len(self.game.players)))
+            self.published = Published(self._version, self.stored.id, public, seats, tuple(self._log),
+                                       tuple(self._alerts), self.stored.seat_codes)
+        for listener in list(self.listeners):
+            try:
+                listener(self.published)
+            except Exception:
+                log.exception("a listener failed")
+
+    def seat_of_code(self, code: str) -> int | None:
+        """The seat whose join code this is, in the current game."""
+        for seat, known in enumerate(self.published.codes):
+            if codes.same(code, known):
+                return seat
+        return None
+
+
+def _distinct_codes(n: int) -> list[str]:
+    out: list[str] = []
+    while len(out) < n:
+        c = codes.new_code(6)
+        if c not in out:
+            out.append(c)
+    return out
+

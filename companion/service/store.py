@@ -1,0 +1,132 @@
+"""The store: every game's setup and accepted actions in SQLite (WAL, synchronous writes).
+
+An action is committed before anyone is told about it, so a pulled plug loses nothing shown. The
+state of a game is always the replay of its stored record; several games are kept, and the one in
+progress is resumed at start.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..rules.actions import Action, from_json
+from ..rules.setup import Setup
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created REAL NOT NULL,
+    setup TEXT NOT NULL,
+    die_seed INTEGER NOT NULL,
+    seat_codes TEXT NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    source TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (game, seq)
+);
+"""
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: int
+    created: float
+    setup: Setup
+    die_seed: int
+    seat_codes: tuple[str, ...]
+    finished: bool
+
+
+class Store:
+    """One SQLite file. Thread-safe: one connection behind a lock (writes come from the game owner)."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")  # the commit is on disk when it returns
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # ---------------------------------------------------------------- meta
+    def meta(self, key: str, default: str | None = None) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    def meta_or_create(self, key: str, make) -> str:
+        """The stored value, or ``make()`` stored now (the first start)."""
+        value = self.meta(key)
+        if value is None:
+            value = make()
+            self.set_meta(key, value)
+        return value
+
+    # ---------------------------------------------------------------- games
+    def new_game(self, setup: Setup, die_seed: int, seat_codes: list[str]) -> int:
+        with self._lock:
+            cur = self._db.execute(
+                "INSERT INTO games (created, setup, die_seed, seat_codes) VALUES (?, ?, ?, ?)",
+                (time.time(), json.dumps(setup.to_json()), die_seed, json.dumps(seat_codes)))
+            return int(cur.lastrowid)
+
+    def game(self, game_id: int) -> StoredGame | None:
+        with self._lock:
+            row = self._db.execute("SELECT id, created, setup, die_seed, seat_codes, finished FROM games "
+                                   "WHERE id = ?", (game_id,)).fetchone()
+        return _game(row) if row else None
+
+    def games(self) -> list[StoredGame]:
+        with self._lock:
+            rows = self._db.execute("SELECT id, created, setup, die_seed, seat_codes, finished FROM games "
+                                    "ORDER BY id").fetchall()
+        return [_game(r) for r in rows]
+
+    def latest(self) -> StoredGame | None:
+        games = self.games()
+        return games[-1] if games else None
+
+    def set_finished(self, game_id: int, finished: bool) -> None:
+        with self._lock:
+            self._db.execute("UPDATE games SET finished = ? WHERE id = ?", (int(finished), game_id))
+
+    # ---------------------------------------------------------------- actions
+    def append(self, game_id: int, seq: int, action: Action, source: str) -> None:
+        """Commit one accepted action (``seq`` counts from 0); durable when this returns."""
+        with self._lock:
+            self._db.execute("INSERT INTO actions (game, seq, action, source, at) VALUES (?, ?, ?, ?, ?)",
+                             (game_id, seq, json.dumps(action.to_json()), source, time.time()))
+
+    def remove_last(self, game_id: int, seq: int) -> None:
+        """Undo: forget the action at ``seq`` (the last one)."""
+        with self._lock:
+            self._db.execute("DELETE FROM actions WHERE game = ? AND seq = ?", (game_id, seq))
+
+    def actions(self, game_id: int) -> list[Action]:
+        with self._lock:
+            rows = self._db.execute("SELECT action FROM actions WHERE game = ? ORDER BY seq", (game_id,)).fetchall()
+        return [from_json(json.loads(r[0])) for r in rows]
+
+
+def _game(row) -> StoredGame:
+    return StoredGame(id=row[0], created=row[1], setup=Setup.from_json(json.loads(row[2])), die_seed=row[3],
+                      seat_codes=tuple(json.loads(row[4])), finished=bool(row[5]))

@@ -1,0 +1,68 @@
+"""The application factory: ``create_app(service)`` with the table, player, setup, api and events blueprints."""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from . import security
+
+PACKAGE = Path(__file__).resolve().parents[2]  # companion/
+log = logging.getLogger(__name__)
+
+
+def create_app(service, *, testing: bool = False) -> Flask:
+    app = Flask(__name__, template_folder=str(PACKAGE / "templates"), static_folder=str(PACKAGE / "static"))
+    app.secret_key = service.secret_key
+    app.config.update(
+        SERVICE=service, TESTING=testing,
+        SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_NAME="companion",
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 2, MAX_CONTENT_LENGTH=64 * 1024,
+        ALLOWED_HOSTS=security.machine_names() | set(h.lower() for h in service.config.service.allowed_hosts),
+        PUBLIC_URL=service.config.service.public_url.rstrip("/"),
+    )
+    app.logger.disabled = False
+
+    from .api import bp as api
+    from .events import bp as events
+    from .player import bp as player
+    from .setup import bp as setup
+    from .table import bp as table
+    for bp in (table, player, setup, api, events):
+        app.register_blueprint(bp)
+
+    @app.before_request
+    def _guard():
+        security.check_host()
+        security.check_csrf()
+
+    app.after_request(security.headers)
+
+    @app.context_processor
+    def _context():
+        return {"csrf_token": security.csrf_token(), "is_table": security.is_table()}
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException):
+        return error(exc.code or 500, exc.name, exc.description or exc.name)
+
+    @app.errorhandler(Exception)
+    def _crash(exc: Exception):
+        log.exception("request %s %s failed", request.method, request.path)  # the path only: no codes
+        return error(500, "Internal error", "The companion failed on this request; the game is safe.")
+
+    return app
+
+
+def wants_json() -> bool:
+    return (request.path.startswith(("/api/", "/events/")) or request.is_json
+            or "application/json" in request.headers.get("Accept", ""))
+
+
+def error(status: int, title: str, sentence: str):
+    """A clear 4xx/5xx: JSON for the API, a small page for a browser; never a traceback."""
+    if wants_json():
+        return jsonify({"error": title.lower().replace(" ", "-"), "sentence": sentence}), status
+    return render_template("error.html", status=status, title=title, sentence=sentence), status

@@ -1,0 +1,103 @@
+"""Security on a shared LAN: Host check, CSRF on every POST, who the browser is (table or seat).
+
+The session cookie is signed, HttpOnly and SameSite=Strict. It holds a CSRF token, whether the
+table code was given (``table``), and the seat joined with a seat code (``seat``, per game).
+"""
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import secrets
+import socket
+
+from flask import abort, current_app, request, session
+
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+def csrf_token() -> str:
+    token = session.get("csrf")
+    if not token:
+        token = session["csrf"] = secrets.token_urlsafe(24)
+    return token
+
+
+def check_csrf() -> None:
+    if request.method in SAFE_METHODS:
+        return
+    sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token") or ""
+    token = session.get("csrf") or ""
+    if not token or not hmac.compare_digest(sent.encode(), token.encode()):
+        abort(403, description="Missing or wrong CSRF token: reload the page and try again.")
+
+
+def machine_names() -> set[str]:
+    name = socket.gethostname().lower()
+    return {"localhost", name, f"{name}.local", name.split(".")[0] + ".local"}
+
+
+def check_host() -> None:
+    """Refuse a Host header that is not this machine (DNS rebinding): 400."""
+    host = (request.host or "").lower()
+    if host.startswith("["):
+        name = host[1:].split("]", 1)[0]
+    else:
+        name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    allowed = current_app.config["ALLOWED_HOSTS"]
+    if name in allowed:
+        return
+    try:
+        ipaddress.ip_address(name)
+        return
+    except ValueError:
+        pass
+    abort(400, description=f"Unknown host {name!r}: open the companion by its address or name "
+                           "(add the name to [service] allowed_hosts).")
+
+
+def is_table() -> bool:
+    """The table code was given in this browser (for the current table code)."""
+    return session.get("table") == _table_mark()
+
+
+def _table_mark() -> str:
+    code = current_app.config["SERVICE"].table_code
+    return hmac.new(current_app.secret_key.encode(), code.encode(), "sha256").hexdigest()[:16]
+
+
+def unlock_table() -> None:
+    session["table"] = _table_mark()
+
+
+def lock_table() -> None:
+    session.pop("table", None)
+
+
+def my_seat() -> int | None:
+    """The seat this browser joined in the current game, or None."""
+    joined = session.get("seat")
+    published = current_app.config["SERVICE"].owner.published
+    if not joined or published.game_id is None or joined.get("game") != published.game_id:
+        return None
+    return joined.get("seat")
+
+
+def join_seat(game: int, seat: int) -> None:
+    session["seat"] = {"game": game, "seat": seat}
+
+
+def require_table() -> None:
+    if not is_table():
+        abort(403, description="This needs the table code: unlock the table screen first.")
+
+
+def headers(response):
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    response.headers.setdefault("Content-Security-Policy",
+                                "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                                "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+    if request.path.startswith(("/api/", "/events/", "/seat", "/join")):
+        response.headers.setdefault("Cache-Control", "no-store")
+    return response

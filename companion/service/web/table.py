@@ -1,0 +1,97 @@
+"""The table view (the shared screen), unlocking it with the table code, join codes, past games."""
+from __future__ import annotations
+
+from flask import (Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request,
+                   url_for)
+
+from ...rules.game import Game
+from ...rules.record import dumps
+from .. import codes, qr, views
+from . import security
+
+bp = Blueprint("table", __name__)
+
+
+def service():
+    return current_app.config["SERVICE"]
+
+
+@bp.get("/")
+def index():
+    return render_template("table.html")
+
+
+@bp.get("/unlock")
+def unlock_form():
+    return render_template("unlock.html", next=_safe_next(request.args.get("next")), wrong=False)
+
+
+@bp.post("/unlock")
+def unlock():
+    nxt = _safe_next(request.form.get("next"))
+    if not codes.same(request.form.get("code", ""), service().table_code):
+        return render_template("unlock.html", next=nxt, wrong=True), 403
+    security.unlock_table()
+    return redirect(nxt)
+
+
+@bp.post("/lock")
+def lock():
+    security.lock_table()
+    return redirect(url_for("table.index"))
+
+
+def _safe_next(value: str | None) -> str:
+    return value if value and value.startswith("/") and not value.startswith("//") else "/"
+
+
+def base_url() -> str:
+    return current_app.config["PUBLIC_URL"] or request.host_url.rstrip("/")
+
+
+@bp.get("/api/join-codes")
+def join_codes():
+    """Each seat's join code, address and QR code (SVG): only for the unlocked table screen."""
+    security.require_table()
+    published = service().owner.published
+    if published.game_id is None:
+        abort(404, description="No game is set up yet.")
+    out = []
+    for seat, code in enumerate(published.codes):
+        url = f"{base_url()}/join/{code}"
+        out.append({"seat": seat, "name": published.public["players"][seat]["name"], "code": code,
+                    "url": url, "qr": qr.svg(url)})
+    return jsonify(out)
+
+
+@bp.get("/games")
+def games():
+    rows = [{"id": g.id, "players": list(g.setup.players), "map": g.setup.map, "finished": g.finished}
+            for g in service().store.games()]
+    return render_template("games.html", games=rows, current=service().owner.published.game_id)
+
+
+def _stored(game_id: int):
+    stored = service().store.game(game_id)
+    if stored is None:
+        abort(404, description=f"There is no game {game_id}.")
+    if not stored.finished and not security.is_table():
+        abort(403, description="A game in progress is readable only at its end (its record reveals the coins).")
+    return stored
+
+
+@bp.get("/games/<int:game_id>")
+def game_summary(game_id: int):
+    stored = _stored(game_id)
+    game = Game.replay(stored.setup, service().store.actions(game_id))
+    end = views.end_view(game) if game.finished else None
+    return render_template("game.html", game_id=game_id, setup=stored.setup, end=end,
+                           players=list(stored.setup.players), actions=len(game.history))
+
+
+@bp.get("/games/<int:game_id>/record.jsonl")
+def record(game_id: int):
+    stored = _stored(game_id)
+    text = dumps(stored.setup, service().store.actions(game_id))
+    return Response(text, mimetype="application/jsonl",
+                    headers={"Content-Disposition": f"attachment; filename=game-{game_id}.jsonl"})

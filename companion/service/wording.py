@@ -1,0 +1,87 @@
+"""The game log in the rulebook's words: one sentence per action, never a coin total."""
+from __future__ import annotations
+
+from ..rules import actions as A
+from ..rules.game import CHANCE, Game
+
+
+def tribe_title(game: Game, seat: int, race: str | None = None) -> str:
+    """"Flying Trolls" for the seat's active tribe, or the named one (in decline)."""
+    if race is not None and race in game.tribes:
+        return game.tribes[race].title()
+    tribe = game.active_tribe(seat) if seat >= 0 else None
+    return tribe.title() if tribe else "race"
+
+
+def power_title(game: Game, power: str | None) -> str:
+    return game.rules.power(power).title if power else "unrevealed special power"
+
+
+def region(game: Game, rid: int) -> str:
+    return game.board[rid].describe() if rid in game.board else f"region {rid}"
+
+
+def spread(game: Game, placement) -> str:
+    return ", ".join(f"{n} in region {rid}" for rid, n in placement) or "no tokens on the map"
+
+
+def describe(game: Game, action: A.Action) -> str:
+    """The sentence for ``action``, from the state just *before* it is applied."""
+    seat = game.current_player
+    who = "The table" if seat == CHANCE else game.players[seat].name
+    race = getattr(action, "race", None)
+    if isinstance(action, A.Pick):
+        slot = next((s for s in game.column if s.race == action.race), None)
+        power = power_title(game, slot.power if slot else None)
+        return f"{who} picks the {power} {game.rules.race_title(action.race)}."
+    if isinstance(action, A.Reveal):
+        return f"The {power_title(game, action.power)} badge comes up from the reshuffled pile."
+    title = tribe_title(game, seat, race) if seat >= 0 else ""
+    if isinstance(action, A.Conquer):
+        return f"{who}'s {title} conquer {region(game, action.region)}."
+    if isinstance(action, A.Attempt):
+        return f"{who}'s {title} attempt a final conquest of {region(game, action.region)}."
+    if isinstance(action, A.Roll):
+        return f"The Reinforcement Die shows {action.face}."
+    if isinstance(action, A.Abandon):
+        return f"{who}'s {title} abandon {region(game, action.region)}."
+    if isinstance(action, A.Redeploy):
+        return f"{who} redeploys the {title}: {spread(game, action.tokens)}."
+    if isinstance(action, A.EndTurn):
+        return f"{who} ends the turn and scores Victory coins."
+    if isinstance(action, A.Decline):
+        return f"{who} puts the {title} in decline."
+    if isinstance(action, A.Resettle):
+        owner = game.tribes[action.race].owner if action.race in game.tribes else seat
+        return (f"{game.players[owner].name} resettles the {tribe_title(game, owner, action.race)}: "
+                f"{spread(game, action.tokens)}.")
+    if isinstance(action, A.DragonConquer):
+        return f"{who}'s {title} send the Dragon to conquer {region(game, action.region)}."
+    if isinstance(action, A.Convert):
+        return f"{who}'s {title} convert the lone token in {region(game, action.region)}."
+    if isinstance(action, A.Encamp):
+        return f"{who} places Encampments: {spread(game, action.encampments)}."
+    if isinstance(action, A.Fortify):
+        return f"{who} builds a Fortress in {region(game, action.region)}."
+    if isinstance(action, A.Heroes):
+        return f"{who} places the Heroes in regions {' and '.join(str(r) for r in action.regions)}."
+    if isinstance(action, A.Ally):
+        ally = game.players[action.player].name if 0 <= action.player < len(game.players) else action.player
+        return f"{who} makes peace with {ally}."
+    return f"{who}: {action.notation()}."  # pragma: no cover - every action is worded above
+
+
+PHASE_WORDS = {
+    "pick": "picks a combo", "conquest": "conquers", "final-roll": "rolls the Reinforcement Die",
+    "redeployment": "redeploys troops", "resettlement": "resettles", "over": "the game is over",
+}
+
+
+def step(game: Game) -> str:
+    """Which step of the turn the table is at, as a short sentence."""
+    if game.finished:
+        return "The game is over."
+    seat = game.current_player
+    if seat == CHANCE:
+        return "A special power badge is revealed from the reshuffled pile."
+    return f"{game.players[seat].name} {PHASE_WORDS.get(game.phase, game.phase)}."

@@ -1,0 +1,122 @@
+/* The table view: listens to /events/table and redraws. */
+"use strict";
+let layout = null, layoutMap = null, current = null, endClosed = false;
+
+async function ensureLayout(map) {
+  if (layoutMap === map) return;
+  const r = await fetch(`/api/layout?map=${encodeURIComponent(map)}`);
+  layout = await r.json();
+  layoutMap = map;
+}
+
+async function render(state) {
+  current = state;
+  if (state.no_game) { markSeen(state.version); return; }
+  await ensureLayout(state.map);
+  text("round", `Round ${state.round} of ${state.rounds}` + (state.last_round ? " — the last round!" : ""));
+  document.getElementById("round").classList.toggle("last", !!state.last_round);
+  text("step", state.step);
+  drawBoard(document.getElementById("board"), layout, state, document.getElementById("show-conquerable").checked);
+  const players = document.getElementById("players");
+  players.replaceChildren(...state.players.map(p => {
+    const e = li(`${p.name}: ${p.combos.map(c => c.title).join("; ") || "no race yet"}` +
+      (p.tokens_in_hand ? ` (${p.tokens_in_hand} in hand)` : ""), p.seat === state.current ? "current" : "");
+    e.style.borderLeft = `8px solid ${p.colour}`;
+    return e;
+  }));
+  document.getElementById("combos").replaceChildren(...state.combos.map(c =>
+    li(`${c.title} — costs ${c.cost}` + (c.coins ? `, ${c.coins} coin${c.coins > 1 ? "s" : ""} on it` : ""))));
+  text("die-face", state.die === null || state.die === undefined ? "–" : `${state.die}`);
+  document.getElementById("roll").classList.toggle("due", !!state.die_due);
+  renderAlerts(state.alerts || []);
+  document.getElementById("log").replaceChildren(...(state.log || []).slice().reverse().map(e => li(e.text)));
+  const setupBox = document.getElementById("setup-box");
+  setupBox.classList.toggle("hidden", !state.setup);
+  if (state.setup) document.getElementById("setup-list").replaceChildren(...state.setup.map(s => li(s)));
+  renderEnd(state);
+  markSeen(state.version);
+}
+
+function renderAlerts(alerts) {
+  const ul = document.getElementById("alerts");
+  if (!alerts.length) { ul.replaceChildren(li("None", "none")); return; }
+  ul.replaceChildren(...alerts.map(a => {
+    const e = li(`${a.who}: ${a.action} — ${a.sentence}`, "alert");
+    const ok = document.createElement("button");
+    ok.textContent = "Accept the correction";
+    ok.onclick = () => post(`/api/alerts/${a.id}`, {accept: true});
+    const over = document.createElement("button");
+    over.textContent = "Override";
+    over.onclick = async () => { const r = await post(`/api/alerts/${a.id}`, {accept: false}); if (r.status >= 400) alert(r.sentence); };
+    e.append(" ", ok, " ", over);
+    return e;
+  }));
+}
+
+function renderEnd(state) {
+  const box = document.getElementById("end");
+  if (!state.end) { box.classList.add("hidden"); endClosed = false; return; }
+  if (!endClosed) box.classList.remove("hidden");
+  const end = state.end;
+  text("winner", `${end.winners.join(" and ")} win${end.winners.length > 1 ? "" : "s"}!`);
+  text("tie-break", end.tie_break || "");
+  const rows = state.players.map((p, i) => `<tr><td>${escapeHtml(p.name)}</td><td>${end.coins[i]}</td><td>${end.tokens_on_board[i]}</td></tr>`);
+  document.getElementById("totals").innerHTML = "<tr><th>player</th><th>coins</th><th>tokens on the board</th></tr>" + rows.join("");
+  document.getElementById("record-link").href = `/games/${state.game}/record.jsonl`;
+  drawChart(document.getElementById("chart"), end.chart);
+}
+
+function escapeHtml(s) { return s.replace(/[&<>"']/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c])); }
+
+function drawChart(svg, series) {
+  while (svg.firstChild) svg.removeChild(svg.firstChild);
+  const W = 600, H = 300, L = 40, B = 30;
+  const max = Math.max(1, ...series.flatMap(s => s.coins));
+  const n = series[0].coins.length - 1;
+  const x = i => L + i * (W - L - 10) / n, y = v => H - B - v * (H - B - 10) / max;
+  svg.appendChild(el("line", {x1: L, y1: H - B, x2: W - 10, y2: H - B, class: "axis"}));
+  svg.appendChild(el("line", {x1: L, y1: 10, x2: L, y2: H - B, class: "axis"}));
+  for (let i = 0; i <= n; i++) svg.appendChild(el("text", {x: x(i), y: H - 10, class: "tick"}, `${i}`));
+  svg.appendChild(el("text", {x: 5, y: 20, class: "tick"}, `${max}`));
+  for (const s of series) {
+    svg.appendChild(el("polyline", {points: s.coins.map((v, i) => `${x(i)},${y(v)}`).join(" "), stroke: s.colour, class: "series"}));
+    svg.appendChild(el("text", {x: W - 12, y: y(s.coins[n]) - 4, fill: s.colour, class: "series-label"}, s.name));
+  }
+}
+
+async function loadJoinCodes() {
+  const box = document.getElementById("join-codes");
+  if (!box) return;
+  const r = await fetch("/api/join-codes");
+  if (!r.ok) { box.textContent = "No game yet."; return; }
+  const seats = await r.json();
+  box.replaceChildren(...seats.map(s => {
+    const d = document.createElement("div");
+    d.className = "join";
+    const h = document.createElement("strong");
+    h.textContent = `${s.name}: ${s.code}`;
+    d.appendChild(h);
+    if (s.qr) { const q = document.createElement("div"); q.className = "qr"; q.innerHTML = s.qr; d.appendChild(q); }
+    const a = document.createElement("div"); a.className = "url"; a.textContent = s.url; d.appendChild(a);
+    return d;
+  }));
+}
+
+function start() {
+  const events = new EventSource("/events/table");
+  events.addEventListener("state", e => render(JSON.parse(e.data)));
+  document.getElementById("show-conquerable").onchange = () => current && render(current);
+  document.getElementById("roll").onclick = async () => {
+    const r = await post("/api/roll", {});
+    text("die-msg", r.status >= 400 ? r.sentence : "");
+  };
+  for (const b of document.querySelectorAll(".typed button")) {
+    b.onclick = async () => { const r = await post("/api/roll", {face: Number(b.dataset.face)}); text("die-msg", r.status >= 400 ? r.sentence : ""); };
+  }
+  document.getElementById("end-close").onclick = () => { endClosed = true; document.getElementById("end").classList.add("hidden"); };
+  const undo = document.getElementById("undo");
+  if (undo) undo.onclick = async () => { const r = await post("/api/undo", {}); text("table-msg", r.sentence || ""); };
+  const join = document.getElementById("join-box");
+  if (join) join.addEventListener("toggle", () => { if (join.open) loadJoinCodes(); });
+}
+start();

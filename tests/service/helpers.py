@@ -1,0 +1,115 @@
+"""Helpers for the service tests: a started service on a temporary store, browsers as test clients."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+
+from companion.service.config import Config, ServiceSettings
+from companion.service.inputs import NewGame, Play
+from companion.service.runtime import Service
+from companion.service.web import create_app
+from companion.shuffle import seeded_setup
+
+TABLE_CODE = "TABLE7"
+
+
+def make_service(tmp_path, **service) -> Service:
+    settings = ServiceSettings(data_dir=str(tmp_path), table_code=TABLE_CODE, keepalive_s=1.0, die_seed=42,
+                               **service)
+    return Service(Config(service=settings), hardware=False).start()
+
+
+def new_game(service: Service, map_name="2p", players=2, seed=3):
+    setup = seeded_setup(map_name, players, seed)
+    out = service.owner.submit(NewGame(setup, die_seed=7)).result(5)
+    assert out.ok, out
+    return setup
+
+
+def play(service: Service, notation: str, seat=None):
+    from companion.rules.actions import parse_notation
+    return service.owner.submit(Play(parse_notation(notation), seat)).result(5)
+
+
+class Browser:
+    """A Flask test client that behaves like a browser: keeps its cookie, sends the CSRF token."""
+
+    def __init__(self, app):
+        self.client = app.test_client()
+        self.token = None
+
+    def page(self, path="/", **kw):
+        r = self.client.get(path, **kw)
+        m = re.search(rb'name="csrf-token" content="([^"]+)"', r.data)
+        if m:
+            self.token = m.group(1).decode()
+        return r
+
+    def get(self, path, **kw):
+        return self.client.get(path, **kw)
+
+    def post(self, path, data=None, form=None, **kw):
+        if self.token is None:
+            self.page("/")
+        headers = {"X-CSRF-Token": self.token}
+        if form is not None:
+            return self.client.post(path, data={**form, "csrf_token": self.token}, **kw)
+        return self.client.post(path, data=json.dumps(data or {}), content_type="application/json",
+                                headers=headers, **kw)
+
+    def unlock(self):
+        self.page("/unlock")
+        r = self.client.post("/unlock", data={"code": TABLE_CODE, "csrf_token": self.token})
+        assert r.status_code == 302, r.data
+        return self
+
+    def join(self, code):
+        r = self.client.get(f"/join/{code}")
+        assert r.status_code == 200, r.data
+        self.page("/seat")
+        return self
+
+
+def first_events(response, n=1, limit=20):
+    """The first ``n`` ``state`` events of a streamed response (as dicts), then close it."""
+    out = []
+    chunks = iter(response.response)
+    try:
+        for _ in range(limit + n):
+            chunk = next(chunks)
+            chunk = chunk.decode() if isinstance(chunk, bytes) else chunk
+            for block in chunk.split("\n\n"):
+                if "event: state" in block:
+                    data = block.split("data: ", 1)[1]
+                    out.append(json.loads(data))
+            if len(out) >= n:
+                break
+    finally:
+        response.close()
+    return out
+
+
+def dataclass_replace(obj, **kw):
+    return dataclasses.replace(obj, **kw)
+
+
+def mirror(service: Service):
+    """A copy of the owner's game, replayed from the store (tests never touch the owner's Game)."""
+    from companion.rules import Game
+    stored = service.store.game(service.owner.published.game_id)
+    return Game.replay(stored.setup, service.store.actions(stored.id))
+
+
+def until_attempt(service: Service):
+    """Play (as the table) until the active race may declare a final conquest attempt; returns it."""
+    from companion.rules.actions import Attempt, Conquer, Pick
+    for _ in range(60):
+        game = mirror(service)
+        legal = game.legal_actions()
+        attempts = [a for a in legal if isinstance(a, Attempt)]
+        if attempts:
+            return attempts[0]
+        step = next((a for a in legal if isinstance(a, (Pick, Conquer))), legal[0])
+        assert play(service, step.notation()).ok
+    raise AssertionError("no final attempt came")

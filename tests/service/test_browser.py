@@ -1,0 +1,123 @@
+"""Real browsers: Playwright driving Debian's Chromium (headless) against the service under waitress."""
+import re
+import shutil
+import threading
+
+import pytest
+
+from companion.rules import pieces
+from companion.service.config import Config, ServiceSettings
+from companion.service.inputs import NewGame, Play
+from companion.shuffle import seeded_setup
+from companion.simulate import play as simulate
+
+from .helpers import TABLE_CODE, play, until_attempt
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not shutil.which(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install chromium)"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    from companion.service.server import Server
+    config = Config(service=ServiceSettings(host="127.0.0.1", port=0, data_dir=str(tmp_path),
+                                            table_code=TABLE_CODE, keepalive_s=2.0, die_seed=5))
+    s = Server(config, hardware=False)
+    s.start_service()
+    thread = threading.Thread(target=s.run, daemon=True)
+    thread.start()
+    s.url = f"http://127.0.0.1:{s.port}"
+    yield s
+    s.close()
+    thread.join(5)
+
+
+def unlocked_page(browser, server):
+    context = browser.new_context(bypass_csp=True)
+    page = context.new_page()
+    page.goto(f"{server.url}/unlock")
+    page.fill("input[name=code]", TABLE_CODE)
+    page.click("button:has-text('Unlock')")
+    page.wait_for_url(f"{server.url}/")
+    return page
+
+
+def seat_page(browser, server, code):
+    page = browser.new_context(bypass_csp=True).new_page()
+    page.goto(f"{server.url}/join/{code}")
+    page.wait_for_url(f"{server.url}/seat")
+    return page
+
+
+def test_table_die_button_shows_the_face(browser, server, tmp_path):
+    service = server.service
+    assert service.owner.submit(NewGame(seeded_setup("2p", 2, 3), die_seed=9)).result(5).ok
+    attempt = until_attempt(service)
+    assert play(service, attempt.notation()).ok
+    page = unlocked_page(browser, server)
+    page.wait_for_selector("#board .region")
+    assert page.locator("#board .region").count() == 23
+    page.click("#roll")
+    page.wait_for_function("document.getElementById('die-face').textContent.trim() !== '–'")
+    face = page.text_content("#die-face").strip()
+    assert face == str(service.owner.published.public["die"]) and face in "0123"
+    page.screenshot(path=str(tmp_path / "table.png"))
+
+
+def test_two_phones_each_see_only_their_own_coins(browser, server, monkeypatch):
+    monkeypatch.setattr(pieces, "STARTING_COINS", 70000)
+    service = server.service
+    setup = seeded_setup("2p", 2, 4)
+    assert service.owner.submit(NewGame(setup)).result(5).ok
+    for action in simulate(setup, 4).history[:30]:
+        assert service.owner.submit(Play(action)).result(5).ok
+    coins = [service.owner.published.seats[i]["coins"] for i in (0, 1)]
+    assert coins[0] != coins[1] and min(coins) > 70000
+    codes = service.owner.published.codes
+    pages = [seat_page(browser, server, codes[i]) for i in (0, 1)]
+    for i, page in enumerate(pages):
+        page.wait_for_function(f"document.getElementById('coins').textContent.includes('{coins[i]}')")
+        html = page.content()
+        assert str(coins[1 - i]) not in html
+        assert not re.search(r"7\d{4}", html.replace(str(coins[i]), ""))
+    table = browser.new_context(bypass_csp=True).new_page()
+    table.goto(server.url + "/")
+    table.wait_for_selector("#board .region")
+    assert not re.search(r"7\d{4}", table.content())
+
+
+def test_an_illegal_conquest_entered_by_hand_shows_its_alert(browser, server, tmp_path):
+    service = server.service
+    assert service.owner.submit(NewGame(seeded_setup("2p", 2, 3))).result(5).ok
+    table = unlocked_page(browser, server)
+    table.wait_for_selector("#board .region")
+    ann = seat_page(browser, server, service.owner.published.codes[0])
+    ann.wait_for_selector("#choices button")
+    ann.click("#choices button >> nth=0")  # pick the first combo
+    ann.wait_for_function("document.querySelector('#conquer-region option[value=\"12\"]') !== null")
+    ann.wait_for_function("document.getElementById('result').textContent.includes('picks')")
+    ann.select_option("#conquer-region", "12")
+    ann.click("#conquer-form button")
+    ann.wait_for_function("document.getElementById('result').textContent.includes('border region')")
+    table.wait_for_selector("#alerts li.alert")
+    alert = table.text_content("#alerts li.alert")
+    assert "Ann" in alert and "conquer 12" in alert and "border region" in alert
+    ann.screenshot(path=str(tmp_path / "seat.png"), full_page=True)
+    table.screenshot(path=str(tmp_path / "alert.png"))
+    table.click("#alerts button:has-text('Override')")
+    table.wait_for_selector("#alerts li.none")
