@@ -61,7 +61,7 @@ def loads(text: str, source: str = "<record>") -> Record:
                 setup = Setup.from_json(data)
                 rules = rulesets.get(setup.ruleset)
                 try:
-                    board = maps.load(setup.map)
+                    board = rules.load_board(setup.map)
                 except maps.MapError as exc:
                     raise RecordError(f"map: {exc}") from None
                 continue
