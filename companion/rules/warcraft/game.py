@@ -233,6 +233,8 @@ class WarcraftGame(Game):
         problem = self.immunity_problem(tribe, region_id)
         if problem:
             return problem
+        if tribe.active and tribe.power.tames_beasts() and self.wc.beasts and self._race_hand_after_ready(tribe) < 1:
+            return Reason("no-tokens", "Beasts go in with race tokens: you need at least one race token in hand.")
         if held is None:
             held = set(self.regions_of(tribe.name))
         if airborne or self.wc.turn.used.get("anywhere") == region_id:
@@ -267,7 +269,9 @@ class WarcraftGame(Game):
             self.lost_tribe_tray += rs.tokens
             lost = rs.tokens
         elif defender is not None:
-            if rs.marker(pieces.CHAMPION):
+            if rs.marker(pieces.BEAST):
+                pass  # "one Beast Token is discarded as a loss while all other tokens are redeployed"
+            elif rs.marker(pieces.CHAMPION):
                 # "it is taken prisoner. No defending Race token is discarded." Ransom 1 coin, retrieved.
                 self.remove_marker(region_id, pieces.CHAMPION)
                 if defender.owner != tribe.owner:
@@ -296,8 +300,14 @@ class WarcraftGame(Game):
                 self.gain(owner, 2, "Military Objective (Humans)")
         if rs.marker(pieces.BOMB) and self.wc.bombs.get(region_id) in [t.name for t in self.tribes_of(tribe.owner)]:
             self._bomb_back(region_id)
-        rs.race, rs.tokens = tribe.name, tokens + from_tray
-        tribe.hand -= tokens
+        beasts = 0
+        if tribe.active and tribe.power.tames_beasts():
+            beasts = min(self.wc.beasts, tokens - 1, max(0, tokens - tribe.hand))
+            self.wc.beasts -= beasts
+        rs.race, rs.tokens = tribe.name, tokens - beasts + from_tray
+        tribe.hand -= tokens - beasts
+        if beasts:
+            self.place_marker(region_id, pieces.BEAST, beasts)
         tribe.conquered.append(region_id)
         if defenders:
             tribe.conquered_nonempty += 1
@@ -315,6 +325,11 @@ class WarcraftGame(Game):
             self.wc.pending.append(["discover", region_id])
         if defender is not None:
             self._vanish_if_gone(defender)
+
+    def _do_conquer(self, a) -> None:
+        tribe, _ = self._conquering_tribe(a.race)
+        self._ready(tribe)
+        self.take_region(tribe, a.region, self.conquest_cost(tribe, a.region))
 
     def _empty_region(self, region_id: int) -> None:
         rs = self.regions[region_id]
@@ -348,6 +363,10 @@ class WarcraftGame(Game):
                 tribe.hand -= back
 
     def hand_after_ready(self, tribe) -> int:
+        beasts = self.wc.beasts if tribe.active and tribe.power.tames_beasts() else 0
+        return beasts + self._race_hand_after_ready(tribe)
+
+    def _race_hand_after_ready(self, tribe) -> int:
         if tribe.readied:
             return tribe.hand
         keep = tribe.race.min_tokens_per_region()

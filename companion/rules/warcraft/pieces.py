@@ -20,8 +20,8 @@ HARMONY_TOKENS = 4
 BOMBS = {"exploding": 6, "dud": 6}
 
 # "+1 additional Race token for each Wisp Wall, Fort, or Mountain"; the Champion "counts as 1 Race
-# token for defense"
-DEFENCE_MARKERS = (MOUNTAIN, WISP_WALL, FORT, CHAMPION)
+# token for defense"; Beasts are "treated like Race tokens"
+DEFENCE_MARKERS = (MOUNTAIN, WISP_WALL, FORT, CHAMPION, BEAST)
 MARKER_NAMES = {MOUNTAIN: "Mountain", WISP_WALL: "Wisp Wall", FORT: "Fort", WATCH_TOWER: "Watch Tower",
                 MILITARY_OBJECTIVE: "Military Objective", CHAMPION: "Champion", BEAST: "Beast",
                 FACE_DOWN: "face-down marker", BOMB: "Bomb"}

@@ -40,12 +40,22 @@ class BattleMaster(WarcraftPower):
 
 
 class BeastMaster(WarcraftPower):
-    """Beasts are tracked as tokens of the race taken from (and returned to) the Beast supply."""
+    """Beasts join conquests like race tokens and stay in the regions they took, each counting 1 for
+    defence, until the start of the next turn, when they are all discarded and taken again."""
 
     name, title = "beast-master", "Beast Master"
+    markers_removed_on_decline = (pieces.BEAST,)
+
+    def tames_beasts(self):
+        return True
 
     def turn_start(self, game, tribe):
-        game.wc.beasts = min(count_regions(game, tribe, lambda r: r.terrain == "hill"), 5)
+        for rid in game.board.ids:  # "first discards all its Beast tokens"
+            n = game.regions[rid].marker(pieces.BEAST)
+            if n:
+                game.remove_marker(rid, pieces.BEAST, n)
+        hills = count_regions(game, tribe, lambda r: r.terrain == "hill")
+        game.wc.beasts = min(hills, game.supply(pieces.BEAST))
 
 
 class Blacksmith(WarcraftPower):

@@ -65,7 +65,8 @@ class WarcraftRuleset(Ruleset):
     def describe(self) -> dict:
         return {
             "ruleset": self.name, "title": self.title,
-            "races": [{"name": c.name, "title": c.title, "in_box": c.box, "faction": c.faction} for c in self.races],
-            "powers": [{"name": c.name, "title": c.title} for c in self.powers],
+            "races": [{"name": c.name, "title": c.title, "banner": "(read off the banner)", "in_box": c.box,
+                       "faction": c.faction} for c in self.races],
+            "powers": [{"name": c.name, "title": c.title, "badge": "(read off the badge)"} for c in self.powers],
             "note": "banner and badge values are read off the pieces (the values action); not printed in the rulebook",
         }

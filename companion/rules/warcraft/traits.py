@@ -53,6 +53,10 @@ class WarcraftTrait(Trait):
         """Must choose a form at the start of each turn (Worgen)."""
         return False
 
+    def tames_beasts(self) -> bool:
+        """Takes Beast tokens at the start of each turn (Beast Master)."""
+        return False
+
     def steals(self) -> bool:
         """Ethereals: steal an Artifact, or conquer a Legendary Place 2 tokens cheaper, once a turn."""
         return False
