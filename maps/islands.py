@@ -188,8 +188,8 @@ def load(name: str, check_set: bool = True) -> Board:
     islands = [load_island(p) for p in parts]
     players = len(islands)
     if check_set:
-        sizes = {s: sum(1 for i in islands if i.size == s) for s in SIZES}
-        want = {s: SETS[players].get(s, 0) for s in SIZES}
+        sizes = {s: sum(1 for i in islands if i.size == s) for s in "LMS"}
+        want = {s: SETS[players].get(s, 0) for s in "LMS"}
         if sizes != want:
             def words(d):
                 return " + ".join(f"{n} {SIZES[s]}" for s, n in d.items() if n) or "none"
