@@ -202,7 +202,9 @@ class WarcraftGame(Game):
         traits = self._traits(tribe)
         if any(t.travel_cost_waived(self, tribe, region) for t in traits) or self.controls(tribe, "meeting-stone"):
             return 0
-        if not held and not region.entry:
+        if held and any(t.also_adjacent(self, tribe, region, held) for t in traits):
+            return 0  # "as though it were adjacent" (Kobolds' Caverns, the Gnomes' airborne assault)
+        if not held:  # a first conquest always sails, unless it starts in a Cavern (Kobolds) or a Sea (Naga)
             return 1 if all(t.travel_cost_for_entry(self, tribe, region) for t in traits) else 0
         return 1 if region.entry else 0
 
@@ -378,10 +380,10 @@ class WarcraftGame(Game):
         if not self.finished and self.wc.pending:
             kind, arg = self.wc.pending[0]
             if not isinstance(action, PENDING_ACTIONS[kind]):
-                what = {"values": f"the banner and badge values of the {self.rules.race_title(arg)}",
-                        "discover": f"the marker turned up in region {arg}",
-                        "detonate": f"the face of the Bomb in region {arg}",
-                        "airborne-die": "the Gnomes' free Reinforcement Die"}[kind]
+                what = {"values": lambda: f"the banner and badge values of the {self.rules.race_title(arg)}",
+                        "discover": lambda: f"the marker turned up in region {arg}",
+                        "detonate": lambda: f"the face of the Bomb in region {arg}",
+                        "airborne-die": lambda: "the Gnomes' free Reinforcement Die"}[kind]()
                 return Reason("input-first", f"First say {what}.")
             return getattr(self, f"_explain_{action.act}")(action)
         return super().explain(action)
