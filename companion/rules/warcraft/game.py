@@ -43,7 +43,6 @@ class WarcraftState:
     bombs: dict = field(default_factory=dict)  # region -> the Goblin race that placed the Bomb
     harmony: dict = field(default_factory=dict)  # seat -> the Pandaren race whose token they hold
     objectives_owner: int | None = None
-    champion_prisoner: bool = False
     beasts: int = 0
     stash_in: int = 0  # coins taken from the stash outside scoring
     stash_out: int = 0  # coins paid to the stash

@@ -76,8 +76,6 @@ class Championing(WarcraftPower):
             return problem
         if game.wc.turn.used.get("champion"):
             return Reason("once-per-turn", "The Champion conquers once a turn.")
-        if game.wc.champion_prisoner:
-            return Reason("champion-away", "Your Champion is a prisoner until the ransom is paid.")
         problem = game.target_problem(tribe, action.region)
         if problem:
             return problem
