@@ -59,7 +59,8 @@ def test_every_race_and_power_is_played():
         kinds |= {a.act for a in game.history}
         powers |= {t.power.name for t in game.tribes.values()}
     assert len(races) == 16
-    assert {"detonate", "bombs", "form", "objectives"} <= kinds
+    assert {"detonate", "bombs", "form", "objectives", "airborne", "champion", "enlist", "intimidate", "portal",
+            "place", "use", "side", "steal", "discover", "attempt", "resettle", "abandon"} <= kinds
 
 
 def test_same_seed_same_record():

@@ -25,6 +25,7 @@ def test_intimidated_token_goes_to_a_region_of_its_own_race():
     finish(g)
     put(g, 203, "trolls", 2)
     assert why(g, "intimidate 203 204") == "intimidate-to"
+    assert why(g, "intimidate 203") == "intimidate-to"  # discarded only when they have no other region
     assert why(g, "intimidate 203 101") is None
 
 

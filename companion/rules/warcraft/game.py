@@ -161,12 +161,12 @@ class WarcraftGame(Game):
                 tribe.owner not in self.wc.turn.paid_harmony:
             out.append((defender.owner, 2, "Harmony"))
         region = self.board[region_id]
-        for trait in (defender.race, defender.power):
-            if defender.active or trait.keeps_badge_in_decline() if hasattr(trait, "keeps_badge_in_decline") \
-                    else defender.active:
-                n = trait.attack_fee(self, defender, region)
-                if n:
-                    out.append((defender.owner, n, trait.title))
+        traits = [defender.race, defender.power] if defender.active else \
+            [defender.race] + ([defender.power] if defender.power.keeps_badge_in_decline() else [])
+        for trait in traits:  # Marshdweller: "This power is still Active when In Decline."
+            n = trait.attack_fee(self, defender, region)
+            if n:
+                out.append((defender.owner, n, trait.title))
         if self.regions[region_id].marker("aegis-of-aggramar") and defender.active:
             out.append((defender.owner, 2, "Aegis of Aggramar"))
         return out
@@ -676,6 +676,10 @@ class WarcraftGame(Game):
         self.wc.turn = WarcraftTurn()
         super()._start_turn(seat)
         self._reveal_bombs(seat)
+        mine = {t.name for t in self.tribes_of(seat)}
+        for holder, giver in list(self.wc.harmony.items()):  # Harmony tokens come back, even in decline
+            if giver in mine or giver not in self.tribes:
+                del self.wc.harmony[holder]
         tribe = self.active_tribe(seat)
         if tribe is not None:
             for trait in (tribe.race, tribe.power):

@@ -182,10 +182,11 @@ class Intimidating(WarcraftPower):
         problem = game.immunity_problem(tribe, action.region)
         if problem:
             return problem
-        if victim is not None and action.to and not _wall(rs):
-            if action.to == action.region or game.regions[action.to].race != victim.name \
-                    if action.to in game.board else True:
-                return Reason("intimidate-to", f"The token moves to another region of the {victim.race.title}.")
+        if victim is not None and not _wall(rs):
+            others = [r for r in game.regions_of(victim.name) if r != action.region]
+            if action.to not in others and (action.to or others):
+                return Reason("intimidate-to", f"The token moves to another region of the {victim.race.title} "
+                              "(0, discarded, only when they have none).")
         return None
 
     def apply_action(self, game, tribe, action):
@@ -277,6 +278,9 @@ class PortalMage(WarcraftPower):
         mb = {k: b.markers.pop(k) for k in moving if k in b.markers}
         a.markers.update(mb)
         b.markers.update(ma)
+        for rid in action.regions:  # "When a player enters a Region with a facedown ... marker, reveal it."
+            if game.regions[rid].race and game.regions[rid].marker(pieces.FACE_DOWN):
+                game.wc.pending.append(["discover", rid])
 
     def legal_own_actions(self, game, tribe):
         if game.phase != "conquest":

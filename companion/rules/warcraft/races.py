@@ -219,11 +219,8 @@ class Orcs(WarcraftRace):
 class Pandaren(WarcraftRace):
     name, title, box, faction = "pandaren", "Pandaren", 10, "neutral"
 
-    def turn_start(self, game, tribe):
-        # "Each Harmony token is retrieved by Pandaren at the beginning of each of their turns."
-        for seat, giver in list(game.wc.harmony.items()):
-            if giver == tribe.name:
-                del game.wc.harmony[seat]
+    # "Each Harmony token is retrieved by Pandaren at the beginning of each of their turns." (the game
+    # takes them back at the start of the owner's turn, in decline too)
 
     def turn_end(self, game, tribe):
         for seat in range(len(game.players)):
