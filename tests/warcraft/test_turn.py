@@ -57,7 +57,7 @@ def test_values_are_asked_the_first_time_a_combo_is_picked_then_remembered():
     assert why(g, "values forsaken 4 99") == "bad-value"
     assert why(g, "values orcs 4 6") == "no-values-wanted"
     play(g, "values forsaken 4 6")
-    assert g.wc.values_races["forsaken"] == 4 and g.wc.values_powers["herbalist"] == 6
+    assert g.known_values() == {"races": {"forsaken": 4}, "powers": {"herbalist": 6}}
 
 
 def test_known_values_must_match():
@@ -152,3 +152,20 @@ def test_a_warcraft_record_round_trips_and_replays():
     assert replay(loads(text)).fingerprint() == g.fingerprint()
     g.undo()
     assert g.wc.pending == [["discover", 107]]
+
+
+def test_golden_forsaken_redeployment_and_herbalist_scoring():
+    """The Forsaken force the loss of 2 tokens (1 Murloc, 1 Kobold), may buy up to 2 and buy 1, which joins
+    the redeployment; with 3 regions they score 3 coins plus 1 for their Herbalist Hill."""
+    g = game_with("herbalist forsaken", "farmer kobolds", values=False)
+    play(g, "pick forsaken", "values forsaken 4 6", "conquer 208")
+    finish(g)
+    play(g, "pick kobolds", "values kobolds 5 4", "conquer 102")
+    finish(g)
+    put(g, 102, "kobolds", 1)
+    play(g, "abandon 208", "conquer 101", "conquer 102", "conquer 103")
+    assert g.wc.turn.kills == 2 and why(g, "enlist 3") == "too-many"
+    coins = g.players[0].coins
+    play(g, "enlist 1", "redeploy 101:4 102:4 103:3", "end")
+    assert g.players[0].coins == coins - 1 + 3 + 1
+    assert income(g, 0) == {"regions of the Herbalist Forsaken": 3, "Hill regions (Herbalist)": 1}

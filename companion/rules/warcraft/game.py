@@ -780,6 +780,12 @@ class WarcraftGame(Game):
         leaders = [r for r, n in counts.items() if n == best]
         return leaders[0] if len(leaders) == 1 else None  # "In the case of a tie, nobody claims this bonus."
 
+    def known_values(self) -> dict:
+        """The banner and badge values this table has given so far, in the shape of the header's
+        ``options.values`` and of the table's values file (for the service to keep)."""
+        return {"races": dict(sorted(self.wc.values_races.items())),
+                "powers": dict(sorted(self.wc.values_powers.items()))}
+
     # ------------------------------------------------------------------ record and view
     def fingerprint(self) -> tuple:
         return super().fingerprint() + (repr(asdict(self.wc)),)
