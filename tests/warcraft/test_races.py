@@ -206,6 +206,14 @@ def test_tauren_never_leave_a_token_alone():
     finish(g, "redeploy 101:5 108:4")
 
 
+def test_tauren_never_attempt_a_final_conquest_alone():
+    g = play(game_with("farmer tauren"), "pick tauren", "conquer 101", "conquer 108", "conquer 102")
+    g.tribes["tauren"].hand = 1
+    assert why(g, "attempt 103") == "tauren-alone"
+    g.tribes["tauren"].hand = 2
+    assert why(g, "attempt 103") is None
+
+
 def test_tauren_leave_two_tokens_per_region_in_decline():
     g = game_with("farmer tauren", "ranger orcs")
     play(g, "pick tauren", "conquer 101", "conquer 108")

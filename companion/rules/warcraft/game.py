@@ -699,6 +699,15 @@ class WarcraftGame(Game):
                 return Reason("tauren-alone", "Never leave a Tauren token alone: at least 2 in each region.")
         return problem
 
+    def _explain_attempt(self, a):
+        problem = super()._explain_attempt(a)
+        if problem is None:
+            tribe, _ = self._conquering_tribe(a.race)
+            if self._race_hand_after_ready(tribe) < tribe.race.min_tokens_per_region():
+                return Reason("tauren-alone", "A Tauren token never occupies a region alone: a final conquest "
+                              "attempt needs at least 2 tokens.")
+        return problem
+
     def _go_into_decline(self, tribe) -> None:
         keep = tribe.race.min_tokens_per_region()
         kept = {rid: min(keep, self.regions[rid].tokens) for rid in self.regions_of(tribe.name)}

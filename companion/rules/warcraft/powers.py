@@ -148,9 +148,6 @@ class Fishing(WarcraftPower):
 class Garrisoned(WarcraftPower):
     name, title = "garrisoned", "Garrisoned"
 
-    def keeps_badge_in_decline(self):
-        return False
-
     def turn_end(self, game, tribe):
         for rid in game.regions_of(tribe.name):
             if not game.regions[rid].marker(pieces.FORT) and game.supply(pieces.FORT) > 0:
