@@ -161,3 +161,28 @@ def test_portal_mage_exchanges_two_magic_regions_twice_a_turn():
 def test_sailing_pays_no_travel_cost():
     g = play(game_with("sailing orcs"), "pick orcs")
     assert g.conquest_cost(g.tribes["orcs"], 101) == 2
+
+
+def test_beasts_join_the_final_conquest_attempt():
+    g = game_with("beast-master orcs", "ranger trolls")
+    play(g, "pick orcs", "conquer 101", "conquer 102")
+    finish(g, "redeploy 101:1 102:8")
+    play(g, "pick trolls", "conquer 208")
+    finish(g)
+    play(g, "abandon 101")
+    g.tribes["orcs"].hand = 1
+    g.regions[102].tokens = 1
+    put(g, 108, "murloc", 2)
+    play(g, "attempt 108", "roll 1")  # 1 Orc + 1 Beast + 1 on the die = 3, short of 2 + 2 Murlocs
+    assert g.regions[108].race == "murloc"
+    g2 = game_with("beast-master orcs", "ranger trolls")
+    play(g2, "pick orcs", "conquer 101", "conquer 102")
+    finish(g2, "redeploy 101:1 102:8")
+    play(g2, "pick trolls", "conquer 208")
+    finish(g2)
+    play(g2, "abandon 101")
+    g2.tribes["orcs"].hand = 1
+    g2.regions[102].tokens = 1
+    put(g2, 108, "murloc", 2)
+    play(g2, "attempt 108", "roll 2")  # 1 Orc + 1 Beast + 2 = 4 = 2 + 2 Murlocs
+    assert g2.regions[108].race == "orcs" and g2.regions[108].marker("beast") == 1

@@ -40,7 +40,7 @@ class WarcraftState:
     gone: list = field(default_factory=list)  # markers out of the game (a Well drawn on a dry island)
     bomb_stack: int = 12
     bomb_faces: dict = field(default_factory=lambda: dict(pieces.BOMBS))  # faces not yet revealed
-    bombs: dict = field(default_factory=dict)  # region -> the Goblin race that placed the Bomb
+    bombs: dict = field(default_factory=dict)  # region -> the seat of the player whose Goblins placed it
     harmony: dict = field(default_factory=dict)  # seat -> the Pandaren race whose token they hold
     objectives_owner: int | None = None
     beasts: int = 0
@@ -299,7 +299,7 @@ class WarcraftGame(Game):
             owner = self.wc.objectives_owner
             if owner is not None and owner != tribe.owner:
                 self.gain(owner, 2, "Military Objective (Humans)")
-        if rs.marker(pieces.BOMB) and self.wc.bombs.get(region_id) in [t.name for t in self.tribes_of(tribe.owner)]:
+        if rs.marker(pieces.BOMB) and self.wc.bombs.get(region_id) == tribe.owner:
             self._bomb_back(region_id)
         beasts = 0
         if tribe.active and tribe.power.tames_beasts():
@@ -514,9 +514,8 @@ class WarcraftGame(Game):
             self._vanish_if_gone(victim)
 
     def _reveal_bombs(self, seat: int) -> None:
-        mine = {t.name for t in self.tribes_of(seat)}
-        for rid, race in sorted(self.wc.bombs.items()):
-            if race in mine or race not in self.tribes:
+        for rid, owner in sorted(self.wc.bombs.items()):
+            if owner == seat:
                 victim = self.owner_tribe(rid)
                 if victim is not None and victim.owner != seat:
                     self.wc.pending.append(["detonate", rid])
@@ -536,7 +535,19 @@ class WarcraftGame(Game):
             self.wc.turn.airborne_die = a.face
             self.turn.last_die = a.face
             return
-        super()._do_roll(a)
+        tribe = self.tribes.get(self.turn.attempt_race) if self.phase == "final-roll" else None
+        beasts = self.wc.beasts if tribe is not None and tribe.active and tribe.power.tames_beasts() else 0
+        if not beasts:
+            super()._do_roll(a)
+            return
+        # the final conquest attempt of a Beast Master: its Beasts go in with its last race tokens
+        self.turn.last_die = a.face
+        rid = self.turn.attempt
+        if tribe.hand + beasts + a.face >= self.conquest_cost(tribe, rid):
+            self.take_region(tribe, rid, tribe.hand + beasts)
+        tribe.conquests_over = True
+        self.turn.attempt = self.turn.attempt_race = None
+        self.phase = "conquest" if self.players[self.turn.player].active else "pick"
 
     # Forsaken ------------------------------------------------------------------------------------
     def _explain_enlist(self, a: Enlist) -> Reason | None:

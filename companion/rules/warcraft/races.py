@@ -122,7 +122,7 @@ class Goblins(WarcraftRace):
         game.wc.turn.used["bombs"] = 1
         for rid in action.regions:
             game.regions[rid].add_marker(pieces.BOMB)
-            game.wc.bombs[rid] = tribe.name
+            game.wc.bombs[rid] = tribe.owner  # revealed at the start of this player's next turn
             game.wc.bomb_stack -= 1
 
     def legal_own_actions(self, game, tribe):
