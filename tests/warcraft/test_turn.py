@@ -169,3 +169,18 @@ def test_golden_forsaken_redeployment_and_herbalist_scoring():
     play(g, "enlist 1", "redeploy 101:4 102:4 103:3", "end")
     assert g.players[0].coins == coins - 1 + 3 + 1
     assert income(g, 0) == {"regions of the Herbalist Forsaken": 3, "Hill regions (Herbalist)": 1}
+
+
+def test_copy_is_an_independent_warcraft_game():
+    g = play(game_with("farmer orcs"), "pick orcs", "conquer 101")
+    c = g.copy()
+    assert type(c) is type(g) and c.fingerprint() == g.fingerprint()
+    play(c, "conquer 102")
+    assert c.fingerprint() != g.fingerprint() and g.regions[102].race is None
+
+
+def test_bomb_faces_weigh_a_seeded_draw_by_what_is_left():
+    g = game_with("farmer orcs")
+    g.wc.bomb_faces = {"exploding": 1, "dud": 5}
+    from companion.rules.warcraft.actions import Detonate
+    assert g.chance_weight(Detonate(101, "dud")) == 5 and g.chance_weight(Detonate(101, "exploding")) == 1

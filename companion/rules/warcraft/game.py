@@ -800,6 +800,13 @@ class WarcraftGame(Game):
         leaders = [r for r, n in counts.items() if n == best]
         return leaders[0] if len(leaders) == 1 else None  # "In the case of a tie, nobody claims this bonus."
 
+    def chance_weight(self, action) -> int:
+        """How many of the hidden pieces show this face (a seeded draw weighs faces by it): Bombs are
+        6 exploding and 6 duds, less those already revealed; every other face counts once."""
+        if isinstance(action, Detonate):
+            return self.wc.bomb_faces.get(action.result, 0)
+        return 1
+
     def known_values(self) -> dict:
         """The banner and badge values this table has given so far, in the shape of the header's
         ``options.values`` and of the table's values file (for the service to keep)."""
