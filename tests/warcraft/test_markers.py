@@ -204,3 +204,12 @@ def test_in_decline_races_do_not_benefit_from_artifacts_and_places():
     finish(g)
     play(g, "decline")
     assert "Dark Portal" not in income(g, 0)
+
+
+def test_places_keep_the_base_limits():
+    g = play(game_with("farmer orcs"), "pick orcs", "conquer 101")
+    with_marker(g, 101, "meeting-stone")
+    assert why(g, "conquer 111") == "not-adjacent"  # no travel cost, but not anywhere
+    with_marker(g, 102, "karazhan")
+    assert why(g, "place karazhan 101") == "not-placeable"
+    assert why(g, "use karazhan 102") == "not-usable"

@@ -186,3 +186,14 @@ def test_beasts_join_the_final_conquest_attempt():
     put(g2, 108, "murloc", 2)
     play(g2, "attempt 108", "roll 2")  # 1 Orc + 1 Beast + 2 = 4 = 2 + 2 Murlocs
     assert g2.regions[108].race == "orcs" and g2.regions[108].marker("beast") == 1
+
+
+def test_passive_powers_keep_the_base_limits():
+    g = play(game_with("blacksmith dwarves"), "pick dwarves", "conquer 101", "conquer 102", "conquer 103")
+    assert g.conquest_cost(g.tribes["dwarves"], 104) == 1  # 3 - 2 - 1, but 1 at least
+    assert why(g, "conquer 109") == "water"
+    g = play(game_with("sailing orcs"), "pick orcs")
+    assert why(g, "conquer 105") == "not-entry"  # no travel cost, but still an Entry Region first
+    assert why(g, "decline") == "decline-at-start"
+    g = play(game_with("archaeologist orcs"), "pick orcs", "conquer 101")
+    assert why(g, "use doomhammer 102") == "not-holder"
