@@ -197,3 +197,15 @@ def test_passive_powers_keep_the_base_limits():
     assert why(g, "decline") == "decline-at-start"
     g = play(game_with("archaeologist orcs"), "pick orcs", "conquer 101")
     assert why(g, "use doomhammer 102") == "not-holder"
+
+
+def test_an_intimidated_tauren_is_never_left_alone():
+    g = game_with("intimidating orcs", "ranger tauren")
+    play(g, "pick orcs", "conquer 208")
+    finish(g)
+    play(g, "pick tauren", "conquer 101")
+    finish(g)
+    g.tribes["tauren"].hand = 2
+    put(g, 203, "tauren", 2)
+    play(g, "intimidate 203 101")
+    assert g.regions[203].race is None and g.regions[101].tokens == 10 and g.tribes["tauren"].hand == 1

@@ -200,6 +200,10 @@ class Intimidating(WarcraftPower):
             game.regions[action.to].tokens += 1
         elif victim is None:
             game.lost_tribe_tray += 1  # "Murlocs are always discarded"
+        if victim is not None and 0 < rs.tokens < victim.race.min_tokens_per_region() and \
+                len(game.regions_of(victim.name)) > 1:
+            victim.hand += rs.tokens  # a Tauren left alone goes back in hand, redeployed at the turn's end
+            rs.tokens = 0
         if rs.tokens == 0:
             game.empty_region(action.region)
             if victim is not None:
