@@ -196,11 +196,13 @@ _INT_FIELDS = {"region", "face", "player"}
 _STR_FIELDS = {"race", "power"}
 
 
-def register_action(cls: type[Action], ints: tuple[str, ...] = (), strs: tuple[str, ...] = ()) -> type[Action]:
+def register_action(cls: type[Action], ints: tuple[str, ...] = (), strs: tuple[str, ...] = (),
+                    placements: tuple[str, ...] = ()) -> type[Action]:
     """Make a ruleset's own action readable from records: its ``act`` and the kinds of its fields."""
     ACTIONS[cls.act] = cls
     _INT_FIELDS.update(ints)
     _STR_FIELDS.update(strs)
+    _PLACEMENT_FIELDS.update(placements)
     return cls
 
 

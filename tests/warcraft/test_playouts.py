@@ -60,7 +60,7 @@ def test_every_race_and_power_is_played():
         powers |= {t.power.name for t in game.tribes.values()}
     assert len(races) == 16
     assert {"detonate", "bombs", "form", "objectives", "airborne", "champion", "enlist", "intimidate", "portal",
-            "place", "use", "side", "steal", "discover", "attempt", "resettle", "abandon"} <= kinds
+            "place", "use", "side", "steal", "discover", "attempt", "resettle", "abandon", "herd"} <= kinds
 
 
 def test_same_seed_same_record():

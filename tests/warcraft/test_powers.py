@@ -209,3 +209,19 @@ def test_an_intimidated_tauren_is_never_left_alone():
     put(g, 203, "tauren", 2)
     play(g, "intimidate 203 101")
     assert g.regions[203].race is None and g.regions[101].tokens == 10 and g.tribes["tauren"].hand == 1
+
+
+def test_beast_master_redeploys_its_beasts():
+    g = game_with("beast-master orcs", "ranger trolls")
+    play(g, "pick orcs", "conquer 101", "conquer 102")
+    finish(g, "redeploy 101:1 102:8")
+    play(g, "pick trolls", "conquer 208")
+    finish(g)
+    play(g, "conquer 108", "redeploy 101:1 102:1 108:7")  # race tokens were enough: the Beast is in hand
+    assert g.wc.beasts == 1
+    beasts = 1
+    assert why(g, f"herd 101:{beasts + 1}") == "token-count"
+    assert why(g, f"herd 208:{beasts}") == "not-yours"
+    play(g, f"herd 101:{beasts}")
+    assert g.regions[101].marker("beast") == beasts and not g.regions[108].marker("beast") and g.wc.beasts == 0
+    assert why(g, f"herd 101:{beasts}") == "once-per-turn"

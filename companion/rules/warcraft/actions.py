@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..actions import Action, register_action
+from ..actions import Action, Placement, register_action
 
 
 @dataclass(frozen=True)
@@ -135,6 +135,15 @@ class Steal(Action):
     to: int
 
 
+@dataclass(frozen=True)
+class Herd(Action):
+    """Beast Master, after troop redeployment: where its Beasts stand now (those on the map and in hand)."""
+
+    act: ClassVar[str] = "herd"
+    beasts: Placement
+
+
+register_action(Herd, placements=("beasts",))
 for _cls, _ints, _strs in (
         (Values, ("banner", "badge"), ()), (Discover, (), ("marker",)), (Detonate, (), ("result",)),
         (Form, (), ("form",)), (Enlist, ("count",), ()), (Objectives, (), ()), (PlaceBombs, (), ()),

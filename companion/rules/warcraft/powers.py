@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..errors import Reason
 from ..traits import count_regions
 from . import pieces
-from .actions import ChampionConquer, Intimidate, Portal
+from .actions import ChampionConquer, Herd, Intimidate, Portal
 from .traits import WarcraftPower
 
 
@@ -40,11 +40,44 @@ class BattleMaster(WarcraftPower):
 
 
 class BeastMaster(WarcraftPower):
-    """Beasts join conquests like race tokens and stay in the regions they took, each counting 1 for
-    defence, until the start of the next turn, when they are all discarded and taken again."""
+    """Beasts join conquests like race tokens, each counting 1 for defence where it stands, are
+    redeployed with ``herd``, and are all discarded and taken again at the start of the next turn."""
 
     name, title = "beast-master", "Beast Master"
+    actions = (Herd,)
     markers_removed_on_decline = (pieces.BEAST,)
+
+    def explain_action(self, game, tribe, action):
+        problem = game.placement_problem(tribe, "Beasts are redeployed")
+        if problem:
+            return problem
+        if game.wc.turn.used.get("herd"):
+            return Reason("once-per-turn", "Beasts are redeployed once, with your troops.")
+        held = game.regions_of(tribe.name)
+        total = game.wc.beasts + sum(game.regions[r].marker(pieces.BEAST) for r in held)
+        for rid, _ in action.beasts:
+            if rid not in held:
+                return Reason("not-yours", f"Region {rid} is not held by your {tribe.race.title}.")
+        if sum(n for _, n in action.beasts) != total:
+            return Reason("token-count", f"You have {total} Beasts to place, not {sum(n for _, n in action.beasts)}.")
+        return None
+
+    def apply_action(self, game, tribe, action):
+        game.wc.turn.used["herd"] = 1
+        for rid in game.regions_of(tribe.name):
+            n = game.regions[rid].marker(pieces.BEAST)
+            if n:
+                game.remove_marker(rid, pieces.BEAST, n)
+        for rid, n in action.beasts:
+            game.place_marker(rid, pieces.BEAST, n)
+        game.wc.beasts = 0
+
+    def legal_own_actions(self, game, tribe):
+        held = game.regions_of(tribe.name)
+        if game.phase != "redeployment" or not held:
+            return []
+        total = game.wc.beasts + sum(game.regions[r].marker(pieces.BEAST) for r in held)
+        return [Herd(((held[-1], total),))] if total else []
 
     def tames_beasts(self):
         return True
