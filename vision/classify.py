@@ -1,0 +1,154 @@
+"""Classification of tokens, learned only from enrollment samples (SAMPLES/<label>/*.png|jpg).
+
+Enrollment turns each sample photo into many board-like views (turned, resized to the board's
+token size, brighter or dimmer, blurred, noisy) and keeps their feature vectors; classification is
+the nearest enrolled vector. The model is a small npz file of arrays.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .errors import ModelError
+from .features import SIZE, segment_sample, token_features
+from .labels import LABELS
+from .settings import Settings
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
+MODEL_FORMAT = "smallworld-tokens/1"
+
+
+@dataclass(frozen=True)
+class Model:
+    """Enrolled feature vectors with their labels, and the scaling applied before distances."""
+
+    labels: tuple[str, ...]
+    vectors: np.ndarray   # (n, SIZE) float32, already scaled
+    targets: np.ndarray   # (n,) int index into labels
+    scale: np.ndarray     # (SIZE,) float32
+
+    def save(self, path: str | Path) -> None:
+        with open(path, "wb") as f:
+            np.savez_compressed(f, format=np.array(MODEL_FORMAT), labels=np.array(self.labels),
+                                vectors=self.vectors, targets=self.targets, scale=self.scale)
+
+
+def load_model(path: str | Path) -> Model:
+    """Read a model written by ``Model.save``; problems are a ModelError."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if str(data["format"]) != MODEL_FORMAT:
+                raise ModelError(f"{path}: not a token model ({MODEL_FORMAT})")
+            model = Model(tuple(str(s) for s in data["labels"]), data["vectors"].astype(np.float32),
+                          data["targets"].astype(np.int32), data["scale"].astype(np.float32))
+    except FileNotFoundError:
+        raise ModelError(f"{path}: no such model file") from None
+    except (OSError, ValueError, KeyError) as exc:
+        if isinstance(exc, ModelError):
+            raise
+        raise ModelError(f"{path}: not a readable token model ({type(exc).__name__})") from None
+    if model.vectors.ndim != 2 or model.vectors.shape[1] != SIZE:
+        raise ModelError(f"{path}: model was made by another version (feature size differs)")
+    return model
+
+
+def read_samples(folder: str | Path) -> dict[str, list[np.ndarray]]:
+    """The enrollment photos of a SAMPLES folder, by label; unknown label folders are an error."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise ModelError(f"{root}: no such samples folder")
+    out: dict[str, list[np.ndarray]] = {}
+    for sub in sorted(p for p in root.iterdir() if p.is_dir()):
+        if sub.name not in LABELS:
+            raise ModelError(f"{sub}: {sub.name!r} is not a token label (e.g. 'elves', 'elves-decline', 'hero')")
+        for f in sorted(sub.iterdir()):
+            if f.suffix.lower() not in IMAGE_SUFFIXES:
+                continue
+            img = cv2.imread(str(f), cv2.IMREAD_COLOR)
+            if img is None:
+                raise ModelError(f"{f}: cannot read this image")
+            out.setdefault(sub.name, []).append(img)
+    if not out:
+        raise ModelError(f"{root}: no samples (expected {root}/<label>/*.png or *.jpg)")
+    return out
+
+
+def _views(settings: Settings, image: np.ndarray, mask: np.ndarray, rng: np.random.Generator, n: int):
+    """Board-like views of one sample: turned, at the board's token size, lit and blurred differently."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) < 16:
+        return
+    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    side = max(x1 - x0, y1 - y0)
+    target = 20.0 * settings.px_per_mm  # token size on the rectified board, before random scaling
+    for k in range(n):
+        angle = rng.uniform(-180, 180)
+        px = target * rng.uniform(0.8, 1.2)
+        f = px / side
+        big = int(side * 1.6 * f) + 4
+        M = cv2.getRotationMatrix2D(((x0 + x1) / 2, (y0 + y1) / 2), angle, f)
+        M[:, 2] += big / 2 - np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+        img = cv2.warpAffine(image, M, (big, big), flags=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        m = cv2.warpAffine(mask * 255, M, (big, big)) > 127
+        img *= rng.uniform(0.55, 1.3) * (1 + rng.uniform(-0.06, 0.06, 3))
+        if k % 3:
+            img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.5))
+        img += rng.normal(0, rng.uniform(0, 6), img.shape)
+        m = m.astype(np.uint8)
+        if k % 4 == 1:
+            m = cv2.dilate(m, np.ones((3, 3), np.uint8))
+        elif k % 4 == 2:
+            m = cv2.erode(m, np.ones((3, 3), np.uint8))
+        yield img.clip(0, 255).astype(np.uint8), m
+
+
+def enroll(settings: Settings, samples: dict[str, list[np.ndarray]], seed: int = 0) -> Model:
+    """Learn a model from enrollment photos by label (see ``read_samples``)."""
+    rng = np.random.default_rng(seed)
+    labels = tuple(sorted(samples))
+    vecs, targets = [], []
+    for li, label in enumerate(labels):
+        for image in samples[label]:
+            mask = segment_sample(image)
+            if mask.sum() < 16:
+                raise ModelError(f"{label}: a sample shows no token against its background")
+            vecs.append(token_features(image, mask, settings.feature_px))
+            targets.append(li)
+            for img, m in _views(settings, image, mask, rng, settings.augment):
+                vecs.append(token_features(img, m, settings.feature_px))
+                targets.append(li)
+    X = np.array(vecs, np.float32)
+    scale = 1.0 / (X.std(0) + 0.02)
+    return Model(labels, X * scale, np.array(targets, np.int32), scale.astype(np.float32))
+
+
+@dataclass(frozen=True)
+class Classified:
+    """Labels of a batch of tokens, with confidences (0..1: how much nearer the best class is than the next)."""
+
+    labels: tuple[str, ...]
+    confidence: np.ndarray
+    distance: np.ndarray
+
+
+def classify(model: Model, features: np.ndarray) -> Classified:
+    """The nearest enrolled label for each feature vector (rows of ``features``)."""
+    if len(features) == 0:
+        return Classified((), np.zeros(0), np.zeros(0))
+    q = np.asarray(features, np.float32) * model.scale
+    d2 = (q ** 2).sum(1)[:, None] - 2 * q @ model.vectors.T + (model.vectors ** 2).sum(1)[None, :]
+    d2 = np.maximum(d2, 0)
+    n_labels = len(model.labels)
+    per_class = np.full((len(q), n_labels), np.inf, np.float32)
+    for li in range(n_labels):
+        sel = model.targets == li
+        per_class[:, li] = d2[:, sel].min(1)
+    order = np.argsort(per_class, 1)
+    best = per_class[np.arange(len(q)), order[:, 0]]
+    second = per_class[np.arange(len(q)), order[:, 1]] if n_labels > 1 else best * 4 + 1
+    conf = 1 - np.sqrt(best) / np.maximum(np.sqrt(second), 1e-6)
+    return Classified(tuple(model.labels[i] for i in order[:, 0]), conf.clip(0, 1), np.sqrt(best))
