@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from .errors import ModelError
-from .features import SIZE, segment_sample, token_features
+from .features import SIZE, batch_features, crop_to_mask, normalise, segment_sample
 from .labels import LABELS
 from .settings import Settings
 
@@ -26,14 +26,19 @@ class Model:
     """Enrolled feature vectors with their labels, and the scaling applied before distances."""
 
     labels: tuple[str, ...]
-    vectors: np.ndarray   # (n, SIZE) float32, already scaled
-    targets: np.ndarray   # (n,) int index into labels
-    scale: np.ndarray     # (SIZE,) float32
+    vectors: np.ndarray     # (n, k) float32, enrolled views already projected
+    targets: np.ndarray     # (n,) int index into labels, sorted
+    scale: np.ndarray       # (SIZE,) float32, applied to raw features
+    projection: np.ndarray  # (SIZE, k) float32, discriminant directions
+
+    def project(self, features: np.ndarray) -> np.ndarray:
+        return (np.asarray(features, np.float32) * self.scale) @ self.projection
 
     def save(self, path: str | Path) -> None:
         with open(path, "wb") as f:
             np.savez_compressed(f, format=np.array(MODEL_FORMAT), labels=np.array(self.labels),
-                                vectors=self.vectors, targets=self.targets, scale=self.scale)
+                                vectors=self.vectors, targets=self.targets, scale=self.scale,
+                                projection=self.projection)
 
 
 def load_model(path: str | Path) -> Model:
@@ -43,14 +48,15 @@ def load_model(path: str | Path) -> Model:
             if str(data["format"]) != MODEL_FORMAT:
                 raise ModelError(f"{path}: not a token model ({MODEL_FORMAT})")
             model = Model(tuple(str(s) for s in data["labels"]), data["vectors"].astype(np.float32),
-                          data["targets"].astype(np.int32), data["scale"].astype(np.float32))
+                          data["targets"].astype(np.int32), data["scale"].astype(np.float32),
+                          data["projection"].astype(np.float32))
     except FileNotFoundError:
         raise ModelError(f"{path}: no such model file") from None
     except (OSError, ValueError, KeyError) as exc:
         if isinstance(exc, ModelError):
             raise
         raise ModelError(f"{path}: not a readable token model ({type(exc).__name__})") from None
-    if model.vectors.ndim != 2 or model.vectors.shape[1] != SIZE:
+    if model.projection.ndim != 2 or model.projection.shape[0] != SIZE:
         raise ModelError(f"{path}: model was made by another version (feature size differs)")
     return model
 
@@ -116,14 +122,36 @@ def enroll(settings: Settings, samples: dict[str, list[np.ndarray]], seed: int =
             mask = segment_sample(image)
             if mask.sum() < 16:
                 raise ModelError(f"{label}: a sample shows no token against its background")
-            vecs.append(token_features(image, mask, settings.feature_px))
-            targets.append(li)
-            for img, m in _views(settings, image, mask, rng, settings.augment):
-                vecs.append(token_features(img, m, settings.feature_px))
-                targets.append(li)
-    X = np.array(vecs, np.float32)
-    scale = 1.0 / (X.std(0) + 0.02)
-    return Model(labels, X * scale, np.array(targets, np.int32), scale.astype(np.float32))
+            views = [normalise(*crop_to_mask(image, mask), settings.feature_px)]
+            views += [normalise(*crop_to_mask(img, m), settings.feature_px) for img, m in
+                      _views(settings, image, mask, rng, settings.augment)]
+            vecs.append(batch_features(np.array([v[0] for v in views]), np.array([v[1] for v in views])))
+            targets += [li] * len(views)
+    X = np.concatenate(vecs)
+    y = np.array(targets, np.int32)
+    scale = (1.0 / (X.std(0) + 0.02)).astype(np.float32)
+    W = _discriminant(X * scale, y, len(labels))
+    return Model(labels, (X * scale) @ W, y, scale, W)
+
+
+def _discriminant(X: np.ndarray, y: np.ndarray, n_classes: int) -> np.ndarray:
+    """Directions that separate the classes relative to the spread within each (Fisher's discriminant)."""
+    d = X.shape[1]
+    if n_classes < 2:
+        return np.eye(d, dtype=np.float32)
+    means = np.array([X[y == c].mean(0) for c in range(n_classes)])
+    within = X - means[y]
+    Sw = within.T @ within / len(X)
+    centred = means - X.mean(0)
+    counts = np.bincount(y, minlength=n_classes)
+    Sb = (centred * counts[:, None]).T @ centred / len(X)
+    Sw += np.eye(d) * (0.05 * np.trace(Sw) / d + 1e-6)
+    L = np.linalg.cholesky(Sw)
+    Li = np.linalg.inv(L)
+    vals, vecs = np.linalg.eigh(Li @ Sb @ Li.T)
+    k = min(n_classes - 1, d)
+    order = np.argsort(vals)[::-1][:k]
+    return (Li.T @ vecs[:, order]).astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -139,14 +167,12 @@ def classify(model: Model, features: np.ndarray) -> Classified:
     """The nearest enrolled label for each feature vector (rows of ``features``)."""
     if len(features) == 0:
         return Classified((), np.zeros(0), np.zeros(0))
-    q = np.asarray(features, np.float32) * model.scale
+    q = model.project(features)
     d2 = (q ** 2).sum(1)[:, None] - 2 * q @ model.vectors.T + (model.vectors ** 2).sum(1)[None, :]
     d2 = np.maximum(d2, 0)
     n_labels = len(model.labels)
-    per_class = np.full((len(q), n_labels), np.inf, np.float32)
-    for li in range(n_labels):
-        sel = model.targets == li
-        per_class[:, li] = d2[:, sel].min(1)
+    starts = np.searchsorted(model.targets, np.arange(n_labels))  # targets are sorted by enrollment
+    per_class = np.minimum.reduceat(d2, starts, axis=1)
     order = np.argsort(per_class, 1)
     best = per_class[np.arange(len(q)), order[:, 0]]
     second = per_class[np.arange(len(q)), order[:, 1]] if n_labels > 1 else best * 4 + 1

@@ -13,7 +13,7 @@ import numpy as np
 from .classify import Model, classify
 from .detect import Reference, detect
 from .errors import RegistrationError, VisionError
-from .features import token_features
+from .features import batch_features, normalise
 from .geometry import Geometry, raster
 from .register import Registration, rectify, register
 from .settings import Settings
@@ -88,8 +88,7 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     t2 = clock()
     det = detect(settings, calibration.reference, rect)
     t3 = clock()
-    feats = np.array([token_features(_crop(rect, b.bbox), b.mask, settings.feature_px) for b in det.blobs],
-                     np.float32).reshape(len(det.blobs), -1)
+    feats = blob_features(settings, rect, det.blobs)
     t4 = clock()
     result = classify(model, feats)
     t5 = clock()
@@ -108,9 +107,15 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     return Observation(True, regions, reg.reason, reg.stale), reg
 
 
-def _crop(image: np.ndarray, bbox) -> np.ndarray:
-    x, y, w, h = bbox
-    return image[y:y + h, x:x + w]
+def blob_features(settings: Settings, rectified: np.ndarray, blobs) -> np.ndarray:
+    """Feature vectors of detected blobs, one row each."""
+    size = settings.feature_px
+    patches = np.zeros((len(blobs), size, size, 3), np.uint8)
+    masks = np.zeros((len(blobs), size, size), np.uint8)
+    for i, b in enumerate(blobs):
+        x, y, w, h = b.bbox
+        patches[i], masks[i] = normalise(rectified[y:y + h, x:x + w], b.mask, size)
+    return batch_features(patches, masks)
 
 
 class Observer:

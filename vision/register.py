@@ -122,7 +122,7 @@ def register(settings: Settings, geometry: Geometry, image: np.ndarray,
     if prior is not None:
         expected = predicted_corners(geometry, prior.homography)
         moved = [i for i in found if np.abs(found[i] - expected[i]).max() > settings.moved_px]
-        if not moved and len(found) < 4:
+        if not moved and 2 <= len(found) < 4:
             # The camera has not moved; the hidden markers are simply covered.
             return Registration(prior.homography, prior.corners, tuple(sorted(found)), prior.error_px, False,
                                 f"marker{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} hidden; "
