@@ -14,7 +14,7 @@ import numpy as np
 
 from .errors import ModelError
 from .features import SIZE, batch_features, crop_to_mask, normalise, segment_sample
-from .labels import LABELS
+from .labels import LABELS, OCCUPANTS
 from .settings import Settings
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
@@ -83,31 +83,37 @@ def read_samples(folder: str | Path) -> dict[str, list[np.ndarray]]:
 
 
 def _views(settings: Settings, image: np.ndarray, mask: np.ndarray, rng: np.random.Generator, n: int):
-    """Board-like views of one sample: turned, at the board's token size, lit and blurred differently."""
+    """Board-like views of one sample: the token cut out, turned, put on another background at the
+    board's token size, with a shadow, lit brighter or dimmer, blurred and noisy."""
     ys, xs = np.nonzero(mask)
     if len(xs) < 16:
         return
     x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
     side = max(x1 - x0, y1 - y0)
     target = 20.0 * settings.px_per_mm  # token size on the rectified board, before random scaling
+    centre = ((x0 + x1) / 2, (y0 + y1) / 2)
     for k in range(n):
-        angle = rng.uniform(-180, 180)
-        px = target * rng.uniform(0.8, 1.2)
+        px = target * rng.uniform(0.75, 1.25)
         f = px / side
-        big = int(side * 1.6 * f) + 4
-        M = cv2.getRotationMatrix2D(((x0 + x1) / 2, (y0 + y1) / 2), angle, f)
-        M[:, 2] += big / 2 - np.array([(x0 + x1) / 2, (y0 + y1) / 2])
-        img = cv2.warpAffine(image, M, (big, big), flags=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR,
-                             borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-        m = cv2.warpAffine(mask * 255, M, (big, big)) > 127
-        img *= rng.uniform(0.55, 1.3) * (1 + rng.uniform(-0.06, 0.06, 3))
-        if k % 3:
-            img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.5))
-        img += rng.normal(0, rng.uniform(0, 6), img.shape)
-        m = m.astype(np.uint8)
-        if k % 4 == 1:
-            m = cv2.dilate(m, np.ones((3, 3), np.uint8))
-        elif k % 4 == 2:
+        big = int(side * 1.5 * f) + 6
+        M = cv2.getRotationMatrix2D(centre, rng.uniform(-180, 180), f)
+        M[:, 2] += big / 2 - np.array(centre) + rng.uniform(-1, 1, 2)
+        token = cv2.warpAffine(image, M, (big, big), flags=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        alpha = cv2.warpAffine(mask.astype(np.float32), M, (big, big), flags=cv2.INTER_LINEAR)[..., None]
+        bg = rng.uniform(25, 235, 3) * (1 + 0.08 * rng.standard_normal((big, big, 1)))
+        shift = rng.integers(0, 3, 2)
+        shadow = np.roll(alpha, tuple(shift), (0, 1))
+        img = bg * (1 - rng.uniform(0.1, 0.4) * shadow)
+        img = img * (1 - alpha) + token * alpha
+        img *= rng.uniform(0.45, 1.3) * (1 + rng.uniform(-0.06, 0.06, 3))
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.2, 1.6))
+        img += rng.normal(0, rng.uniform(0, 7), img.shape)
+        m = (alpha[..., 0] > 0.5).astype(np.uint8)
+        grow = int(rng.integers(-1, 3))
+        if grow > 0:
+            m = cv2.dilate(m, np.ones((2 * grow + 1,) * 2, np.uint8))
+        elif grow < 0:
             m = cv2.erode(m, np.ones((3, 3), np.uint8))
         yield img.clip(0, 255).astype(np.uint8), m
 
@@ -161,6 +167,7 @@ class Classified:
     labels: tuple[str, ...]
     confidence: np.ndarray
     distance: np.ndarray
+    per_class: np.ndarray | None = None  # (N, labels) squared distance to the nearest view of each label
 
 
 def classify(model: Model, features: np.ndarray) -> Classified:
@@ -177,4 +184,14 @@ def classify(model: Model, features: np.ndarray) -> Classified:
     best = per_class[np.arange(len(q)), order[:, 0]]
     second = per_class[np.arange(len(q)), order[:, 1]] if n_labels > 1 else best * 4 + 1
     conf = 1 - np.sqrt(best) / np.maximum(np.sqrt(second), 1e-6)
-    return Classified(tuple(model.labels[i] for i in order[:, 0]), conf.clip(0, 1), np.sqrt(best))
+    return Classified(tuple(model.labels[i] for i in order[:, 0]), conf.clip(0, 1), np.sqrt(best), per_class)
+
+
+def vote(model: Model, per_class: np.ndarray) -> int | None:
+    """The one occupant label (index) that best explains a group of tokens, by summed squared distance;
+    None when no occupant label is enrolled."""
+    occ = [i for i, lab in enumerate(model.labels) if lab in OCCUPANTS]
+    if not occ:
+        return None
+    totals = per_class[:, occ].sum(0)
+    return occ[int(np.argmin(totals))]

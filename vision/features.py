@@ -106,17 +106,17 @@ def segment_sample(image: np.ndarray) -> np.ndarray:
     spread = np.median(np.abs(border - bg), 0).sum() * 1.4826 + 1.0
     diff = np.abs(image.astype(np.float32) - bg).sum(2)
     mask = (diff > max(24.0, 4 * spread)).astype(np.uint8)
-    k = max(3, min(h, w) // 30) | 1
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    keep = []
+    for i in range(1, n):
+        x, y, cw, ch, area = stats[i]
+        touches = x == 0 or y == 0 or x + cw >= w or y + ch >= h
+        if area >= 0.002 * h * w and not touches:
+            keep.append(i)
     out = np.zeros_like(mask)
-    if contours:
-        # The token is the large blob nearest the centre.
-        def score(c):
-            x, y, cw, ch = cv2.boundingRect(c)
-            d = np.hypot(x + cw / 2 - w / 2, y + ch / 2 - h / 2) / max(h, w)
-            return cv2.contourArea(c) * (1 - d)
-        best = max(contours, key=score)
-        cv2.fillPoly(out, [cv2.convexHull(best)], 1)
+    if keep:
+        # The token is everything that stands out from the background, away from the photo's edges.
+        pts = cv2.findNonZero(np.isin(labels, keep).astype(np.uint8))
+        cv2.fillPoly(out, [cv2.convexHull(pts)], 1)
     return out

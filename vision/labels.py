@@ -9,3 +9,7 @@ LABELS = RACES + tuple(f"{r}-decline" for r in RACES) + PIECES
 def is_label(name: str) -> bool:
     """Whether ``name`` is one of the recognised labels."""
     return name in LABELS
+
+# Kinds that hold a region: one race (active or in decline) or the Lost Tribe. Rules ("Occupied
+# regions") allow only one of them per region; the special pieces may lie beside it.
+OCCUPANTS = RACES + tuple(f"{r}-decline" for r in RACES) + ("lost-tribe",)

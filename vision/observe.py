@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .classify import Model, classify
+from .classify import Model, classify, vote
+from .labels import OCCUPANTS
 from .detect import Reference, detect
 from .errors import RegistrationError, VisionError
 from .features import batch_features, normalise
@@ -94,7 +95,10 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     t5 = clock()
     tokens: dict[int, dict[str, int]] = {rid: {} for rid in geometry.region_ids}
     conf = {rid: 1.0 for rid in geometry.region_ids}
-    for blob, label, c in zip(det.blobs, result.labels, result.confidence):
+    labels = list(result.labels)
+    if settings.one_occupant_per_region and len(det.blobs):
+        labels = _one_occupant(settings, model, det.blobs, result, labels)
+    for blob, label, c in zip(det.blobs, labels, result.confidence):
         counts = tokens[blob.region]
         counts[label] = counts.get(label, 0) + 1
         conf[blob.region] = min(conf[blob.region], float(c))
@@ -105,6 +109,28 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
                      ("classify", t5 - t4), ("total", clock() - t0)):
             timings[k] = v
     return Observation(True, regions, reg.reason, reg.stale), reg
+
+
+def _one_occupant(settings: Settings, model: Model, blobs, result, labels: list[str]) -> list[str]:
+    """Race and Lost Tribe tokens of one region take the single occupant label that fits them best
+    (rules: one race per region), unless a token clearly shows another."""
+    by_region: dict[int, list[int]] = {}
+    for i, (b, lab) in enumerate(zip(blobs, labels)):
+        if lab in OCCUPANTS:
+            by_region.setdefault(b.region, []).append(i)
+    index = {lab: k for k, lab in enumerate(model.labels)}
+    for members in by_region.values():
+        if len(members) < 2:
+            continue
+        pc = result.per_class[members]
+        best = vote(model, pc)
+        if best is None:
+            continue
+        for row, i in enumerate(members):
+            own = index[labels[i]]
+            if pc[row, best] <= settings.vote_ratio * pc[row, own] + 1e-9:
+                labels[i] = model.labels[best]
+    return labels
 
 
 def blob_features(settings: Settings, rectified: np.ndarray, blobs) -> np.ndarray:

@@ -27,4 +27,5 @@ class Settings:
     # classification
     feature_px: int = 24            # side of the normalised token patch
     augment: int = 12               # augmented copies of each enrollment sample
-    min_confidence: float = 0.0
+    one_occupant_per_region: bool = True  # rules: one race (or the Lost Tribe) per region
+    vote_ratio: float = 4.0         # a token keeps its own label if the region's is this much farther

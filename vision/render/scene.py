@@ -215,8 +215,8 @@ class Session:
         step = 1.0  # mm per px of the placement raster
         for rid, counts in state.items():
             poly = g.regions[rid]
-            lo = poly.min(0)
-            size = np.ceil(poly.max(0) - lo).astype(int) + 2
+            lo = poly.min(0) - 2.0  # a margin, so the distance transform sees the outline everywhere
+            size = np.ceil(poly.max(0) - lo).astype(int) + 4
             mask = np.zeros((size[1], size[0]), np.uint8)
             cv2.fillPoly(mask, [np.round((poly - lo) / step).astype(np.int32)], 255)
             dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
