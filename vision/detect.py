@@ -48,6 +48,11 @@ class Reference:
         self.sample = self.image[::8, ::8].reshape(-1, 3).astype(np.float32)
         # Per-pixel difference (sum over channels) that counts as a change, before exposure gain.
         self.limit = ((self.image.astype(np.float32).mean(2) + 12.0) * 3 * settings.diff_threshold)
+        # Edges already on the board (borders, print), widened to forgive a pixel of misregistration.
+        gray = cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
+        grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+        base = cv2.dilate(grad, np.ones((3, 3), np.uint8)).astype(np.float32)
+        self.edge_limit = base + settings.edge_threshold * (gray.astype(np.float32) + 12.0)
 
 
 def _gain(frame: np.ndarray, r: np.ndarray) -> np.ndarray:
@@ -65,7 +70,14 @@ def changed(settings: Settings, reference: Reference, rectified: np.ndarray) -> 
     g = _gain(frame, reference.sample)
     ref = cv2.multiply(reference.image, tuple(float(v) for v in g) + (0.0,), dtype=cv2.CV_8U)
     total = cv2.transform(cv2.absdiff(frame, ref), np.ones((1, 3), np.float32))
-    return (total > reference.limit * float(g.mean())).astype(np.uint8)
+    gain = float(g.mean())
+    colour = total > reference.limit * gain
+    if settings.edge_threshold <= 0:
+        return colour.astype(np.uint8)
+    # New edges (a token's rim and print) show tokens whose colour matches the board under them.
+    grad = cv2.morphologyEx(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    edges = grad > reference.edge_limit * gain
+    return (colour | edges).astype(np.uint8)
 
 
 def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> Detection:

@@ -20,6 +20,9 @@ HARMONICS = 5
 SIZE = 3 * 6 + HUE_BINS + 1 + VALUE_BINS + len(RADII) * 3 * HARMONICS
 
 
+_KERNEL = np.ones((3, 3), np.uint8)
+
+
 @lru_cache(maxsize=4)
 def _grid(n: int):
     ys, xs = np.mgrid[0:n, 0:n].astype(np.float32)
@@ -40,8 +43,9 @@ def normalise(patch: np.ndarray, mask: np.ndarray, size: int) -> tuple[np.ndarra
     """A token patch and its mask resized to ``size`` square (the mask slightly eroded)."""
     img = cv2.resize(patch, (size, size), interpolation=cv2.INTER_AREA)
     m = cv2.resize(mask.astype(np.uint8) * 255, (size, size), interpolation=cv2.INTER_AREA) > 127
-    eroded = cv2.erode(m.astype(np.uint8), np.ones((3, 3), np.uint8))
-    return img, (eroded if eroded.sum() >= 12 else m.astype(np.uint8))
+    m = m.view(np.uint8)
+    eroded = cv2.erode(m, _KERNEL)
+    return img, (eroded if cv2.countNonZero(eroded) >= 12 else m)
 
 
 def batch_features(patches: np.ndarray, masks: np.ndarray) -> np.ndarray:

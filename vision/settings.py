@@ -20,7 +20,8 @@ class Settings:
     still_share: float = 0.002      # share of moving thumbnail pixels above which the scene moves
     still_seconds: float = 0.5      # how long the scene must be still before an observation
     # detection
-    diff_threshold: float = 0.10    # relative colour difference to the empty board that marks a token
+    diff_threshold: float = 0.07    # relative colour difference to the empty board that marks a token
+    edge_threshold: float = 0.0     # new edge strength, relative to brightness, that marks a token (0: off)
     min_token_share: float = 0.3    # blobs smaller than this share of a token are noise
     occluder_tokens: float = 7.0    # a blob this many tokens large is a hand or arm
     occluded_share: float = 0.02    # a region this much covered by an occluder is occluded
