@@ -1,0 +1,154 @@
+"""Detection: what differs from the empty-board reference inside each region, split into tokens.
+
+Each changed blob is assigned to the region under its centre. A blob as large as several tokens is
+split into that many pieces; a blob far larger than any pile of tokens, or one reaching in from
+the edge of the view, is an occluder (a hand or an arm) and the regions under it are occluded.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .errors import VisionError
+from .geometry import Raster
+from .settings import Settings
+
+
+@dataclass(frozen=True)
+class Blob:
+    """One visible token candidate in the rectified frame."""
+
+    region: int
+    center: tuple[float, float]   # rectified px
+    area: int
+    bbox: tuple[int, int, int, int]   # x, y, w, h in rectified px
+    mask: np.ndarray              # uint8 mask of the bbox
+
+
+@dataclass(frozen=True)
+class Detection:
+    """The blobs found, the regions occluded, the token area used, and each region's changed share."""
+
+    blobs: tuple[Blob, ...]
+    occluded: frozenset[int]
+    token_area: float
+    changed: np.ndarray           # bool mask, rectified size
+
+
+class Reference:
+    """The empty board as the camera sees it, rectified, ready for comparison."""
+
+    def __init__(self, settings: Settings, raster: Raster, rectified_empty: np.ndarray):
+        if rectified_empty.shape[:2] != (raster.size[1], raster.size[0]):
+            raise VisionError("reference image does not match the rectified board size")
+        self.raster = raster
+        self.image = cv2.blur(rectified_empty, (3, 3))
+        self.sample = self.image[::8, ::8].reshape(-1, 3).astype(np.float32)
+        # Per-pixel difference (sum over channels) that counts as a change, before exposure gain.
+        self.limit = ((self.image.astype(np.float32).mean(2) + 12.0) * 3 * settings.diff_threshold)
+        # Edges already on the board (borders, print), widened to forgive a pixel of misregistration.
+        gray = cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
+        grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+        base = cv2.dilate(grad, np.ones((3, 3), np.uint8)).astype(np.float32)
+        self.edge_limit = base + settings.edge_threshold * (gray.astype(np.float32) + 12.0)
+
+
+def _gain(frame: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """Per-channel exposure change between frame and reference (median ratio on a sparse grid)."""
+    f = frame[::8, ::8].reshape(-1, 3).astype(np.float32)
+    ok = r.min(1) > 10
+    if ok.sum() < 50:
+        return np.ones(3, np.float32)
+    return np.median(f[ok] / r[ok], axis=0).astype(np.float32)
+
+
+def changed(settings: Settings, reference: Reference, rectified: np.ndarray) -> np.ndarray:
+    """Pixels whose colour differs from the reference by more than ``settings.diff_threshold`` (uint8 0/1)."""
+    frame = cv2.blur(rectified, (3, 3))
+    g = _gain(frame, reference.sample)
+    ref = cv2.multiply(reference.image, tuple(float(v) for v in g) + (0.0,), dtype=cv2.CV_8U)
+    total = cv2.transform(cv2.absdiff(frame, ref), np.ones((1, 3), np.float32))
+    gain = float(g.mean())
+    colour = total > reference.limit * gain
+    if settings.edge_threshold <= 0:
+        return colour.astype(np.uint8)
+    # New edges (a token's rim and print) show tokens whose colour matches the board under them.
+    grad = cv2.morphologyEx(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    edges = grad > reference.edge_limit * gain
+    return (colour | edges).astype(np.uint8)
+
+
+def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> Detection:
+    """Blobs that differ from the empty board, assigned to regions; occluded regions."""
+    raster = reference.raster
+    s = raster.px_per_mm
+    mask = changed(settings, reference, rectified)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hulls = [cv2.convexHull(c) for c in contours]
+    areas = np.array([cv2.contourArea(hull) for hull in hulls])
+    nominal = (raster.geometry.token_mm * s) ** 2 * 0.75
+    typical = areas[(areas > 0.5 * nominal) & (areas < 1.4 * nominal)]
+    token_area = float(np.median(typical)) if len(typical) >= 5 else nominal
+    h, w = mask.shape
+    occ_mask = np.zeros_like(mask)
+    blobs = []
+    for contour, hull, area in zip(contours, hulls, areas):
+        if area < settings.min_token_share * token_area:
+            continue
+        x, y, bw, bh = cv2.boundingRect(hull)
+        edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
+        if area > settings.occluder_tokens * token_area or (edge and area > 1.5 * token_area):
+            cv2.drawContours(occ_mask, [contour], -1, 1, -1)
+            continue
+        sub = np.zeros((bh, bw), np.uint8)
+        cv2.fillPoly(sub, [hull - [x, y]], 1)
+        pieces = int(np.floor(area / token_area + 0.35))
+        if pieces <= 1:
+            m = cv2.moments(sub, True)
+            parts = [(sub, (x + m["m10"] / m["m00"], y + m["m01"] / m["m00"]))] if m["m00"] else []
+        else:
+            parts = _split(sub, pieces, x, y)
+        for part, c in parts:
+            cx, cy = int(round(c[0])), int(round(c[1]))
+            region = int(raster.nearest[min(max(cy, 0), h - 1), min(max(cx, 0), w - 1)])
+            if region < 0:
+                continue
+            px0, py0, pw, ph = cv2.boundingRect(part)
+            blobs.append(Blob(int(raster.ids[region]), (float(c[0]), float(c[1])), int(cv2.countNonZero(part)),
+                              (x + px0, y + py0, pw, ph), part[py0:py0 + ph, px0:px0 + pw]))
+    occluded = set()
+    if occ_mask.any():
+        grown = cv2.dilate(occ_mask, np.ones((7, 7), np.uint8))
+        inside = raster.labels[grown > 0]
+        cover = np.bincount(inside[inside >= 0], minlength=len(raster.ids))
+        hit = (cover > settings.occluded_share * raster.areas) | (cover > 0.3 * token_area)
+        occluded = {int(raster.ids[k]) for k in np.nonzero(hit)[0]}
+    return Detection(tuple(b for b in blobs if b.region not in occluded), frozenset(occluded), token_area,
+                     mask.astype(bool))
+
+
+def _fill(mask: np.ndarray) -> np.ndarray:
+    """Each blob replaced by its convex hull: tokens are convex, a faint token shows only its print."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    cv2.fillPoly(out, [cv2.convexHull(c) for c in contours], 1)
+    return out
+
+
+def _split(sub: np.ndarray, k: int, x: int, y: int) -> list:
+    """Split a blob mask into k compact pieces (k-means on its pixel positions)."""
+    ys, xs = np.nonzero(sub)
+    pts = np.stack([xs, ys], 1).astype(np.float32)
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, lab, centers = cv2.kmeans(pts, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    out = []
+    for j in range(k):
+        sel = lab.ravel() == j
+        m = np.zeros_like(sub)
+        m[ys[sel], xs[sel]] = 1
+        out.append((m, (centers[j][0] + x, centers[j][1] + y)))
+    return out

@@ -1,0 +1,32 @@
+"""Every tunable number of the vision pipeline, with defaults that work on the simulated table."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Settings:
+    # rectification
+    px_per_mm: float = 1.5          # resolution of the rectified board
+    view_margin_mm: float = 8.0     # board shown around the play area in rectified images
+    # registration
+    detect_scale: float = 0.5       # full-frame marker search runs on a frame downscaled by this
+    roi_scale: float = 1.0          # re-check window around each known marker, in marker sides
+    max_reprojection_px: float = 4.0
+    moved_px: float = 3.0           # markers this far from where they were mean the camera moved
+    # stillness
+    still_width: int = 160          # width of the thumbnail compared between frames
+    still_delta: float = 12.0       # grey levels a thumbnail pixel must change by to count as moving
+    still_share: float = 0.002      # share of moving thumbnail pixels above which the scene moves
+    still_seconds: float = 0.5      # how long the scene must be still before an observation
+    # detection
+    diff_threshold: float = 0.07    # relative colour difference to the empty board that marks a token
+    edge_threshold: float = 0.0     # new edge strength, relative to brightness, that marks a token (0: off)
+    min_token_share: float = 0.3    # blobs smaller than this share of a token are noise
+    occluder_tokens: float = 7.0    # a blob this many tokens large is a hand or arm
+    occluded_share: float = 0.02    # a region this much covered by an occluder is occluded
+    # classification
+    feature_px: int = 24            # side of the normalised token patch
+    augment: int = 12               # augmented copies of each enrollment sample
+    one_occupant_per_region: bool = True  # rules: one race (or the Lost Tribe) per region
+    vote_ratio: float = 4.0         # a token keeps its own label if the region's is this much farther
