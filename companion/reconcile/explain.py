@@ -227,6 +227,9 @@ def markers(g: Game, tribe, seen: View, changed: set[int]) -> list[Action]:
         out.append(Heroes(heroes))
     camps = {r: seen.get(r, {}).get(pieces.ENCAMPMENT, 0) for r in held}
     if any(camps[r] != g.regions[r].marker(pieces.ENCAMPMENT) for r in held if r in changed):
+        spare = pieces.MARKERS_IN_BOX[pieces.ENCAMPMENT] - sum(camps.values())
+        if spare > 0 and any(camps.values()):  # "Deploy the 5 Encampments": the rest under a stack
+            camps[max(held, key=lambda r: (camps[r], -r))] += spare
         out.append(Encamp(placement(camps)))
     for r in held:
         if seen.get(r, {}).get(pieces.FORTRESS) and not g.regions[r].marker(pieces.FORTRESS):
