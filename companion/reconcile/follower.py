@@ -148,6 +148,7 @@ class Follower:
         if not first.actions and not steps:
             return Outcome(alerts=list(self.alerts.values()), note="nothing to confirm now")
         self._used(steps)
+        self._remember_unseen(g, seen, [])
         return Outcome(actions=first.actions + steps, alerts=first.alerts, raised=first.raised)
 
     def redeployed(self, game: Game) -> Outcome:
