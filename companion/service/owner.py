@@ -122,6 +122,9 @@ class GameOwner:
         if isinstance(item, Declare):
             return self._camera(self.follower.declare(self.game, item.region), item.source)
         if isinstance(item, Answer):
+            question = self.follower.question
+            if question is None or not 0 <= item.option < len(question.options):
+                return Outcome(409, "no-question", "The camera has no such question now.")
             return self._camera(self.follower.answer(self.game, item.option), item.source)
         if isinstance(item, Play):
             return self._play(item.action, item.seat, item.source)
