@@ -1,5 +1,4 @@
 """``companion serve`` and ``companion demo`` as a user runs them."""
-import os
 import signal
 import subprocess
 import sys
