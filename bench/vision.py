@@ -51,6 +51,7 @@ def run(args) -> dict:
         times = {k: [] for k in STAGES}
         regions = right = frames = perfect = 0
         errors = Counter()
+        confidences = {True: [], False: []}
         per_map = {}
         for name in args.maps:
             geo = layout.generate(maps.load(name))
@@ -87,6 +88,8 @@ def run(args) -> dict:
                                 errors["label"] += 1
                         m_regions += 1
                         m_right += ok
+                        if seen is not None and not seen.occluded:
+                            confidences[bool(ok)].append(seen.confidence)
                     frames += 1
                     perfect += ok_frame
                     done += 1
@@ -101,6 +104,8 @@ def run(args) -> dict:
             "frames_perfect": round(perfect / max(frames, 1), 4),
             "region_accuracy_by_map": per_map,
             "wrong_regions": dict(errors),
+            "confidence_median": {"right": round(float(np.median(confidences[True] or [0])), 3),
+                                  "wrong": round(float(np.median(confidences[False] or [0])), 3)},
             "ms_median": {k: round(float(np.median(v)), 2) for k, v in times.items()},
             "ms_p95": {k: round(float(np.percentile(v, 95)), 2) for k, v in times.items()},
         }

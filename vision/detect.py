@@ -48,11 +48,34 @@ class Reference:
         self.sample = self.image[::8, ::8].reshape(-1, 3).astype(np.float32)
         # Per-pixel difference (sum over channels) that counts as a change, before exposure gain.
         self.limit = ((self.image.astype(np.float32).mean(2) + 12.0) * 3 * settings.diff_threshold)
+        # Where the lamp blinds the camera, a token's colours cannot be trusted.
+        self.blinded = (self.image.max(2) >= settings.saturated).astype(np.uint8)
+        self.glare = _glare(settings, raster, self.image) if settings.glare_correction else None
         # Edges already on the board (borders, print), widened to forgive a pixel of misregistration.
         gray = cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
         grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
         base = cv2.dilate(grad, np.ones((3, 3), np.uint8)).astype(np.float32)
         self.edge_limit = base + settings.edge_threshold * (gray.astype(np.float32) + 12.0)
+
+
+def _glare(settings: Settings, raster: Raster, image: np.ndarray) -> np.ndarray | None:
+    """The lamp's specular glare in the reference: a smooth, colourless excess over each region's own
+    colour (a low percentile of the region). None when there is none worth correcting."""
+    lab = raster.nearest[::3, ::3].ravel()
+    px = image[::3, ::3].reshape(-1, 3).astype(np.float32)
+    keep = lab >= 0
+    lab, px = lab[keep], px[keep]
+    order = np.argsort(lab, kind="stable")
+    lab, px = lab[order], px[order]
+    starts = np.searchsorted(lab, np.arange(len(raster.ids) + 1))
+    base = np.zeros((len(raster.ids) + 1, 3), np.float32)
+    for k in range(len(raster.ids)):
+        if starts[k + 1] > starts[k]:
+            base[k] = np.percentile(px[starts[k]:starts[k + 1]], 30, axis=0)
+    excess = (image.astype(np.float32) - base[raster.nearest]).min(2)
+    excess = cv2.GaussianBlur(np.maximum(excess, 0), (0, 0), 3.0 * raster.px_per_mm)
+    excess[excess < settings.glare_min] = 0
+    return excess if excess.max() > 0 else None
 
 
 def _gain(frame: np.ndarray, r: np.ndarray) -> np.ndarray:

@@ -89,7 +89,7 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     t2 = clock()
     det = detect(settings, calibration.reference, rect)
     t3 = clock()
-    feats = blob_features(settings, rect, det.blobs)
+    feats = blob_features(settings, rect, det.blobs, calibration.reference.glare)
     t4 = clock()
     result = classify(model, feats)
     t5 = clock()
@@ -98,7 +98,10 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     labels = list(result.labels)
     if settings.one_occupant_per_region and len(det.blobs):
         labels = _one_occupant(settings, model, det.blobs, result, labels)
+    blinded = calibration.reference.blinded
     for blob, label, c in zip(det.blobs, labels, result.confidence):
+        x, y, w, h = blob.bbox
+        c = float(c) * (1.0 - float(blinded[y:y + h, x:x + w].mean()))
         counts = tokens[blob.region]
         counts[label] = counts.get(label, 0) + 1
         conf[blob.region] = min(conf[blob.region], float(c))
@@ -133,14 +136,19 @@ def _one_occupant(settings: Settings, model: Model, blobs, result, labels: list[
     return labels
 
 
-def blob_features(settings: Settings, rectified: np.ndarray, blobs) -> np.ndarray:
-    """Feature vectors of detected blobs, one row each."""
+def blob_features(settings: Settings, rectified: np.ndarray, blobs, glare: np.ndarray | None = None) -> np.ndarray:
+    """Feature vectors of detected blobs, one row each; ``glare`` (from the reference) is taken off first."""
     size = settings.feature_px
     patches = np.zeros((len(blobs), size, size, 3), np.uint8)
     masks = np.zeros((len(blobs), size, size), np.uint8)
     for i, b in enumerate(blobs):
         x, y, w, h = b.bbox
-        patches[i], masks[i] = normalise(rectified[y:y + h, x:x + w], b.mask, size)
+        patch = rectified[y:y + h, x:x + w]
+        if glare is not None:
+            g = glare[y:y + h, x:x + w]
+            if g.any():
+                patch = np.clip(patch - g[..., None], 0, 255).astype(np.uint8)
+        patches[i], masks[i] = normalise(patch, b.mask, size)
     return batch_features(patches, masks)
 
 

@@ -25,6 +25,9 @@ class Settings:
     min_token_share: float = 0.3    # blobs smaller than this share of a token are noise
     occluder_tokens: float = 7.0    # a blob this many tokens large is a hand or arm
     occluded_share: float = 0.02    # a region this much covered by an occluder is occluded
+    glare_correction: bool = False  # subtract the lamp's glare seen on the empty board from token colours
+    glare_min: float = 20.0         # grey levels of colourless excess over a region's colour that count as glare
+    saturated: int = 245            # reference pixels this bright are blinded by glare: lower confidence
     # classification
     feature_px: int = 24            # side of the normalised token patch
     augment: int = 12               # augmented copies of each enrollment sample
