@@ -59,6 +59,11 @@ def _search(settings: Settings, gray: np.ndarray, wanted: set[int]) -> dict[int,
     s = settings.detect_scale
     small = cv2.resize(gray, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else gray
     found = _detect(small, wanted)
+    if s < 1 and len(found) < len(wanted):
+        # Small markers (a low-resolution camera or a high mount) need the full frame.
+        full = _detect(gray, wanted)
+        if len(full) > len(found):
+            return full
     if s < 1 and found:
         pts = np.concatenate([c / s for c in found.values()]).astype(np.float32)
         crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
