@@ -129,7 +129,7 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
             continue
         sub = np.zeros((bh, bw), np.uint8)
         cv2.fillPoly(sub, [hull - [x, y]], 1)
-        pieces = int(np.floor(area / token_area + 0.35))
+        pieces = int(np.floor(area / token_area + 2.0 - settings.split_at))
         if pieces <= 1:
             m = cv2.moments(sub, True)
             parts = [(sub, (x + m["m10"] / m["m00"], y + m["m01"] / m["m00"]))] if m["m00"] else []

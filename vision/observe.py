@@ -91,7 +91,7 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     t3 = clock()
     feats = blob_features(settings, rect, det.blobs, calibration.reference.glare)
     t4 = clock()
-    result = classify(model, feats)
+    result = classify(model, feats, settings.neighbours)
     t5 = clock()
     tokens: dict[int, dict[str, int]] = {rid: {} for rid in geometry.region_ids}
     conf = {rid: 1.0 for rid in geometry.region_ids}

@@ -23,6 +23,7 @@ class Settings:
     diff_threshold: float = 0.07    # relative colour difference to the empty board that marks a token
     edge_threshold: float = 0.0     # new edge strength, relative to brightness, that marks a token (0: off)
     min_token_share: float = 0.3    # blobs smaller than this share of a token are noise
+    split_at: float = 1.8           # a blob this many tokens large is two tokens (less: an offset stack)
     occluder_tokens: float = 7.0    # a blob this many tokens large is a hand or arm
     occluded_share: float = 0.02    # a region this much covered by an occluder is occluded
     glare_correction: bool = False  # subtract the lamp's glare seen on the empty board from token colours
@@ -30,6 +31,7 @@ class Settings:
     saturated: int = 245            # reference pixels this bright are blinded by glare: lower confidence
     # classification
     feature_px: int = 24            # side of the normalised token patch
+    neighbours: int = 1             # a label's distance: mean over its this many nearest enrolled views
     augment: int = 12               # augmented copies of each enrollment sample
     one_occupant_per_region: bool = True  # rules: one race (or the Lost Tribe) per region
     vote_ratio: float = 4.0         # a token keeps its own label if the region's is this much farther
