@@ -45,17 +45,29 @@ class Reference:
             raise VisionError("reference image does not match the rectified board size")
         self.raster = raster
         self.image = cv2.blur(rectified_empty, (3, 3))
-        self.sample = self.image[::8, ::8].reshape(-1, 3).astype(np.float32)
+        self.sample = self.image[::12, ::12].reshape(-1, 3).astype(np.float32)
+        # The darkest and brightest the board shows within a pixel of each point: a frame that stays
+        # inside this envelope is unchanged, even if printed detail moved by a pixel.
+        k = np.ones((3, 3), np.uint8)
+        self.low, self.high = cv2.erode(self.image, k), cv2.dilate(self.image, k)
         # Per-pixel difference (sum over channels) that counts as a change, before exposure gain.
         self.limit = ((self.image.astype(np.float32).mean(2) + 12.0) * 3 * settings.diff_threshold)
         # Where the lamp blinds the camera, a token's colours cannot be trusted.
-        self.blinded = (self.image.max(2) >= settings.saturated).astype(np.uint8)
+        self.blinded = cv2.integral((self.image.max(2) >= settings.saturated).astype(np.uint8))
         self.glare = _glare(settings, raster, self.image) if settings.glare_correction else None
         # Edges already on the board (borders, print), widened to forgive a pixel of misregistration.
         gray = cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
         grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
         base = cv2.dilate(grad, np.ones((3, 3), np.uint8)).astype(np.float32)
         self.edge_limit = base + settings.edge_threshold * (gray.astype(np.float32) + 12.0)
+
+
+def blinded_share(reference: Reference, bbox) -> float:
+    """Share of a box (x, y, w, h) of the rectified board where glare saturates the reference."""
+    x, y, w, h = bbox
+    ii = reference.blinded
+    total = ii[y + h, x + w] - ii[y, x + w] - ii[y + h, x] + ii[y, x]
+    return float(total) / max(w * h, 1)
 
 
 def _glare(settings: Settings, raster: Raster, image: np.ndarray) -> np.ndarray | None:
@@ -80,7 +92,7 @@ def _glare(settings: Settings, raster: Raster, image: np.ndarray) -> np.ndarray 
 
 def _gain(frame: np.ndarray, r: np.ndarray) -> np.ndarray:
     """Per-channel exposure change between frame and reference (median ratio on a sparse grid)."""
-    f = frame[::8, ::8].reshape(-1, 3).astype(np.float32)
+    f = frame[::12, ::12].reshape(-1, 3).astype(np.float32)
     ok = r.min(1) > 10
     if ok.sum() < 50:
         return np.ones(3, np.float32)
@@ -91,10 +103,13 @@ def changed(settings: Settings, reference: Reference, rectified: np.ndarray) -> 
     """Pixels whose colour differs from the reference by more than ``settings.diff_threshold`` (uint8 0/1)."""
     frame = cv2.blur(rectified, (3, 3))
     g = _gain(frame, reference.sample)
-    ref = cv2.multiply(reference.image, tuple(float(v) for v in g) + (0.0,), dtype=cv2.CV_8U)
-    total = cv2.transform(cv2.absdiff(frame, ref), np.ones((1, 3), np.float32))
+    # Undo the exposure change on the frame, then measure how far it leaves the board's envelope.
+    lut = np.clip(np.arange(256, dtype=np.float32)[:, None] / np.maximum(g, 1e-3)[None, :] + 0.5, 0, 255)
+    level = cv2.LUT(frame, lut.astype(np.uint8).reshape(256, 1, 3))
+    out = cv2.add(cv2.subtract(level, reference.high), cv2.subtract(reference.low, level))
+    total = cv2.transform(out, np.ones((1, 3), np.float32))
     gain = float(g.mean())
-    colour = total > reference.limit * gain
+    colour = total > reference.limit
     if settings.edge_threshold <= 0:
         return colour.astype(np.uint8)
     # New edges (a token's rim and print) show tokens whose colour matches the board under them.

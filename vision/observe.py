@@ -12,7 +12,7 @@ import numpy as np
 
 from .classify import Model, classify, vote
 from .labels import OCCUPANTS
-from .detect import Reference, detect
+from .detect import Reference, blinded_share, detect
 from .errors import RegistrationError, VisionError
 from .features import batch_features, normalise
 from .geometry import Geometry, raster
@@ -98,10 +98,8 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     labels = list(result.labels)
     if settings.one_occupant_per_region and len(det.blobs):
         labels = _one_occupant(settings, model, det.blobs, result, labels)
-    blinded = calibration.reference.blinded
     for blob, label, c in zip(det.blobs, labels, result.confidence):
-        x, y, w, h = blob.bbox
-        c = float(c) * (1.0 - float(blinded[y:y + h, x:x + w].mean()))
+        c = float(c) * (1.0 - blinded_share(calibration.reference, blob.bbox))
         counts = tokens[blob.region]
         counts[label] = counts.get(label, 0) + 1
         conf[blob.region] = min(conf[blob.region], float(c))

@@ -127,6 +127,11 @@ def register(settings: Settings, geometry: Geometry, image: np.ndarray,
     if prior is not None:
         expected = predicted_corners(geometry, prior.homography)
         moved = [i for i in found if np.abs(found[i] - expected[i]).max() > settings.moved_px]
+        steady = all(np.abs(found[i] - expected[i]).max() <= settings.steady_px for i in found)
+        if len(found) == 4 and steady:
+            # Same pose as before: keep the very same homography, so rectified frames line up with
+            # the reference to the pixel (no jitter from re-fitting).
+            return Registration(prior.homography, prior.corners, (0, 1, 2, 3), prior.error_px, False, "", method)
         if not moved and 2 <= len(found) < 4:
             # The camera has not moved; the hidden markers are simply covered.
             return Registration(prior.homography, prior.corners, tuple(sorted(found)), prior.error_px, False,

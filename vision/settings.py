@@ -13,6 +13,7 @@ class Settings:
     detect_scale: float = 0.5       # full-frame marker search runs on a frame downscaled by this
     roi_scale: float = 1.0          # re-check window around each known marker, in marker sides
     max_reprojection_px: float = 4.0
+    steady_px: float = 1.0          # markers within this of the last registration keep its homography
     moved_px: float = 3.0           # markers this far from where they were mean the camera moved
     # stillness
     still_width: int = 160          # width of the thumbnail compared between frames
