@@ -45,7 +45,6 @@ class Reference:
             raise VisionError("reference image does not match the rectified board size")
         self.raster = raster
         self.image = cv2.blur(rectified_empty, (3, 3))
-        self.sample = self.image[::12, ::12].reshape(-1, 3).astype(np.float32)
         # The darkest and brightest the board shows within a pixel of each point: a frame that stays
         # inside this envelope is unchanged, even if printed detail moved by a pixel.
         k = np.ones((3, 3), np.uint8)
@@ -90,25 +89,38 @@ def _glare(settings: Settings, raster: Raster, image: np.ndarray) -> np.ndarray 
     return excess if excess.max() > 0 else None
 
 
-def _gain(frame: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """Per-channel exposure change between frame and reference (median ratio on a sparse grid)."""
-    f = frame[::12, ::12].reshape(-1, 3).astype(np.float32)
-    ok = r.min(1) > 10
-    if ok.sum() < 50:
-        return np.ones(3, np.float32)
-    return np.median(f[ok] / r[ok], axis=0).astype(np.float32)
+def _light(settings: Settings, frame: np.ndarray, reference: Reference) -> np.ndarray:
+    """How the light changed since the reference: per-channel gain as a coarse grid of cells (median
+    frame/reference ratio in each, so tokens covering part of a cell do not matter)."""
+    step = 12
+    f = frame[::step, ::step].astype(np.float32)
+    r = reference.image[::step, ::step].astype(np.float32)
+    ratio = f / np.maximum(r, 10.0)
+    gy, gx = settings.light_cells
+    h, w = ratio.shape[:2]
+    ch, cw = max(1, h // gy), max(1, w // gx)
+    gy, gx = h // ch, w // cw
+    cells = ratio[:gy * ch, :gx * cw].reshape(gy, ch, gx, cw, 3).transpose(0, 2, 1, 3, 4)
+    grid = np.median(cells.reshape(gy, gx, ch * cw, 3), axis=2).astype(np.float32)
+    overall = np.median(grid.reshape(-1, 3), axis=0)
+    return grid if np.abs(grid / overall - 1).max() > settings.light_tolerance else overall
 
 
 def changed(settings: Settings, reference: Reference, rectified: np.ndarray) -> np.ndarray:
     """Pixels whose colour differs from the reference by more than ``settings.diff_threshold`` (uint8 0/1)."""
     frame = cv2.blur(rectified, (3, 3))
-    g = _gain(frame, reference.sample)
-    # Undo the exposure change on the frame, then measure how far it leaves the board's envelope.
-    lut = np.clip(np.arange(256, dtype=np.float32)[:, None] / np.maximum(g, 1e-3)[None, :] + 0.5, 0, 255)
-    level = cv2.LUT(frame, lut.astype(np.uint8).reshape(256, 1, 3))
+    g = _light(settings, frame, reference)
+    # Undo the change of light on the frame, then measure how far it leaves the board's envelope.
+    if g.ndim == 1:
+        lut = np.clip(np.arange(256, dtype=np.float32)[:, None] / np.maximum(g, 1e-3)[None, :] + 0.5, 0, 255)
+        level = cv2.LUT(frame, lut.astype(np.uint8).reshape(256, 1, 3))
+    else:
+        h, w = frame.shape[:2]
+        inverse = cv2.resize(1.0 / np.maximum(g, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
+        level = cv2.multiply(frame, inverse, dtype=cv2.CV_8U)
     out = cv2.add(cv2.subtract(level, reference.high), cv2.subtract(reference.low, level))
     total = cv2.transform(out, np.ones((1, 3), np.float32))
-    gain = float(g.mean())
+    gain = float(np.mean(g))
     colour = total > reference.limit
     if settings.edge_threshold <= 0:
         return colour.astype(np.uint8)

@@ -23,6 +23,8 @@ class Settings:
     # detection
     diff_threshold: float = 0.07    # relative colour difference to the empty board that marks a token
     edge_threshold: float = 0.0     # new edge strength, relative to brightness, that marks a token (0: off)
+    light_cells: tuple = (6, 8)     # rows, columns of the grid on which a change of light is measured
+    light_tolerance: float = 0.04   # cells within this of the overall gain: one gain for the whole board
     min_token_share: float = 0.3    # blobs smaller than this share of a token are noise
     split_at: float = 1.8           # a blob this many tokens large is two tokens (less: an offset stack)
     occluder_tokens: float = 7.0    # a blob this many tokens large is a hand or arm
