@@ -8,6 +8,7 @@ import json
 import time
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from .classify import Model, classify, vote
@@ -78,6 +79,10 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     """Observe one frame; returns the observation and the registration to pass as ``prior`` next time."""
     clock = time.perf_counter
     t0 = clock()
+    if image is None or getattr(image, "size", 0) == 0:
+        raise VisionError("empty frame")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     geometry = calibration.geometry
     try:
         reg = register(settings, geometry, image, prior or calibration.registration)

@@ -116,7 +116,10 @@ def register(settings: Settings, geometry: Geometry, image: np.ndarray,
     if prior is not None:
         found = _recheck(settings, gray, prior)
         method = "recheck"
-        if len(found) < 4:
+        expected = predicted_corners(geometry, prior.homography)
+        unmoved = len(found) >= 2 and all(np.abs(found[i] - expected[i]).max() <= settings.moved_px
+                                          for i in found)
+        if len(found) < 4 and not unmoved:  # covered markers need no search while the rest stay put
             more = _search(settings, gray, wanted - set(found))
             found.update(more)
             if more:
