@@ -35,7 +35,7 @@ _DETECTORS: dict = {}
 def _detector(min_perimeter_rate: float = 0.02):
     """Detectors are cached; a re-check window holds one large marker, so it uses a high minimum."""
     if min_perimeter_rate not in _DETECTORS:
-        _DETECTORS[min_perimeter_rate] = detector(min_perimeter_rate)
+        _DETECTORS[min_perimeter_rate] = detector(min_perimeter_rate, large=min_perimeter_rate >= 0.3)
     return _DETECTORS[min_perimeter_rate]
 
 
