@@ -36,6 +36,8 @@ def run(args) -> int:
     server = serve.start_server(config)
     from ..service.demo import DemoDriver
     players = demo.players or maps.load(demo.map).players
+    if demo.camera:
+        from ..service.camera_demo import CameraDemo as DemoDriver  # noqa: F811
     driver = DemoDriver(server.service.owner, demo, players).start()
     urls = server.urls()
     print(f"companion demo: open {urls[-1]} (on this machine {urls[0]})", flush=True)

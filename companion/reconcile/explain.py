@@ -36,7 +36,8 @@ class Hints:
     assumed: list[str] = field(default_factory=list)
 
 
-def search(game: Game, seen: View, skip: set[int], hints: Hints) -> list[Explanation]:
+def search(game: Game, seen: View, skip: set[int], hints: Hints,
+           unseen: dict[str, int] | None = None) -> list[Explanation]:
     """The best explanations: fewest differences left, then fewest actions; several when they tie."""
     best: list[Explanation] = []
     nodes = 0
@@ -72,14 +73,14 @@ def search(game: Game, seen: View, skip: set[int], hints: Hints) -> list[Explana
                     continue
                 nxt.apply(Roll(die))
                 follow.append(Roll(die))
-            nd = differences(nxt, seen, skip)
+            nd = differences(nxt, seen, skip, unseen)
             if len(nd) > len(diffs) + 1:
                 continue  # never take a step that makes the picture much worse
             if len(nd) >= len(diffs) and not _enabling(action):
                 continue
             visit(nxt, actions + follow, nd, None if uses_die else die)
 
-    visit(game, [], differences(game, seen, skip), hints.die)
+    visit(game, [], differences(game, seen, skip, unseen), hints.die)
     return best
 
 
@@ -179,7 +180,7 @@ def _tokens_moved(g: Game, tribe, d: Difference) -> bool:
 
 
 def guess_redeploy(g: Game, tribe, seen: View, race: str | None = None) -> Redeploy:
-    """The redeployment the camera shows; tokens it cannot see stay where the game last knew them."""
+    """The redeployment the camera shows; tokens it cannot see are on the biggest stack."""
     label = tribe.name + ("-decline" if tribe.in_decline else "")
     held = g.regions_of(tribe.name)
     total = g.tokens_to_redeploy(tribe)
@@ -192,13 +193,8 @@ def guess_redeploy(g: Game, tribe, seen: View, race: str | None = None) -> Redep
     spare = total - sum(counts.values())
     if spare < 0:
         return Redeploy(placement(counts), race)  # more seen than there are: explain() refuses it
-    known = {r: g.regions[r].tokens for r in held}
-    for r in sorted(held, key=lambda r: -(known[r] - counts[r])):
-        add = min(spare, max(0, known[r] - counts[r]))
-        counts[r] += add
-        spare -= add
-    if spare:
-        biggest = max(held, key=lambda r: (seen.get(r, {}).get(label, 0), known[r], -r))
+    if spare:  # tokens under a stack: the biggest stack seen hides them most likely
+        biggest = max(held, key=lambda r: (seen.get(r, {}).get(label, 0), g.regions[r].tokens, -r))
         counts[biggest] += spare
     return Redeploy(placement(counts), race)
 
@@ -231,6 +227,9 @@ def markers(g: Game, tribe, seen: View, changed: set[int]) -> list[Action]:
         out.append(Heroes(heroes))
     camps = {r: seen.get(r, {}).get(pieces.ENCAMPMENT, 0) for r in held}
     if any(camps[r] != g.regions[r].marker(pieces.ENCAMPMENT) for r in held if r in changed):
+        spare = pieces.MARKERS_IN_BOX[pieces.ENCAMPMENT] - sum(camps.values())
+        if spare > 0 and any(camps.values()):  # "Deploy the 5 Encampments": the rest under a stack
+            camps[max(held, key=lambda r: (camps[r], -r))] += spare
         out.append(Encamp(placement(camps)))
     for r in held:
         if seen.get(r, {}).get(pieces.FORTRESS) and not g.regions[r].marker(pieces.FORTRESS):

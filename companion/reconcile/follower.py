@@ -13,7 +13,7 @@ from ..rules import pieces
 from ..rules.actions import Abandon, Action, Attempt, Conquer, EndTurn, Fortify, Pick, Roll
 from ..rules.game import Game
 from .explain import Hints, guess_redeploy, markers, resettlement, search
-from .view import Difference, View, differences, expected_view, label_race
+from .view import Difference, View, differences, expected_view, label_race, unseen_tokens
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,7 @@ class Follower:
         self.accepted: dict[int, tuple] = {}  # region -> what the camera sees there, accepted by the table
         self.last_seen: View | None = None
         self.question: Question | None = None
+        self.unseen: dict[str, int] = {}
 
     # ------------------------------------------------------------------ inputs
     def observe(self, game: Game, observation) -> Outcome:
@@ -83,11 +84,12 @@ class Follower:
         """Reconcile a still view of the board with the game."""
         self.last_seen = seen
         seen = self._with_accepted(game, seen)
-        if not differences(game, seen, hidden):
+        if not differences(game, seen, hidden, self.unseen):
             self.alerts.clear()
             self.question = None
+            self._remember_unseen(game, seen, [])
             return Outcome()
-        found = search(game, seen, set(hidden), self.hints)
+        found = search(game, seen, set(hidden), self.hints, self.unseen)
         if len(found) > 1 and found[0].actions and not found[0].remaining:
             options = tuple(tuple(e.actions) for e in found)
             self.question = Question("Two moves fit what the camera sees: which one was played?", options)
@@ -95,6 +97,7 @@ class Follower:
         best = found[0]
         self.question = None
         self._used(best.actions)
+        self._remember_unseen(best.game, seen, best.remaining)
         alerts = {self._key(d.region, seen): a for d, a in classify(best.game, best.remaining, seen)}
         raised = [a for k, a in alerts.items() if k not in self.alerts]
         self.alerts = alerts
@@ -145,6 +148,7 @@ class Follower:
         if not first.actions and not steps:
             return Outcome(alerts=list(self.alerts.values()), note="nothing to confirm now")
         self._used(steps)
+        self._remember_unseen(g, seen, [])
         return Outcome(actions=first.actions + steps, alerts=first.alerts, raised=first.raised)
 
     def redeployed(self, game: Game) -> Outcome:
@@ -190,6 +194,11 @@ class Follower:
             self.hints.target = None
         if any(isinstance(a, EndTurn) for a in actions):
             self.hints.end_turn = False
+
+    def _remember_unseen(self, game: Game, seen: View, remaining) -> None:
+        """Tokens the camera does not see now may lie anywhere on their race's regions later."""
+        if not remaining:
+            self.unseen = unseen_tokens(game, seen)
 
     @staticmethod
     def _key(region: int, seen: View) -> tuple:

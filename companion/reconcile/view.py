@@ -73,10 +73,28 @@ def in_hand_on_board(game: Game) -> dict[str, int]:
     return out
 
 
-def differences(game: Game, seen: View, skip: set[int] = frozenset()) -> list[Difference]:
-    """Every (region, label) where the sight contradicts the game; regions in ``skip`` are not judged."""
+def unseen_tokens(game: Game, seen: View) -> dict[str, int]:
+    """Per race label, the tokens the game places that the camera does not see (under stacks): they
+    may lie on any region of that race, so later sights of more tokens there are no contradiction."""
+    out: dict[str, int] = {}
+    for rid, labels in expected_view(game).items():
+        for label, n in labels.items():
+            if label not in pieces.MARKERS_IN_BOX:
+                hidden = n - seen.get(rid, {}).get(label, 0)
+                if hidden > 0:
+                    out[label] = out.get(label, 0) + hidden
+    return out
+
+
+def differences(game: Game, seen: View, skip: set[int] = frozenset(),
+                unseen: dict[str, int] | None = None) -> list[Difference]:
+    """Every (region, label) where the sight contradicts the game; regions in ``skip`` are not judged.
+    ``unseen`` (from ``unseen_tokens`` of an earlier sight) is how many tokens of a race may lie
+    hidden anywhere on its regions."""
     expected = expected_view(game)
     spare = in_hand_on_board(game)
+    for label, n in (unseen or {}).items():
+        spare[label] = spare.get(label, 0) + n
     out = []
     for rid, want in expected.items():
         if rid in skip or rid not in seen:

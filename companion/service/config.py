@@ -58,6 +58,7 @@ class DemoSettings:
     seed: int = 1
     pace_s: float = 1.5  # one action every pace_s seconds
     restart_s: float = 30.0  # pause on the final scores before the next demo game
+    camera: bool = True  # the board reaches the companion through the simulated camera and vision
 
 
 @dataclass(frozen=True)

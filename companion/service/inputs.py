@@ -57,14 +57,28 @@ class NewGame:
 
 @dataclass(frozen=True)
 class Observation:
-    """Placeholder for the camera: per region, the labels seen and how many (vision's Observation).
+    """A still observation of the board from the camera (vision's ``Observation``): reconciled with
+    the game into legal actions, alerts or a question."""
 
-    Reconciliation (which legal action explains it, or a discrepancy) is not written yet: the owner
-    accepts the input and ignores it, so the queue's shape is ready for it.
-    """
-
-    regions: dict = field(default_factory=dict)
+    observation: object
     source: str = "camera"
+
+
+@dataclass(frozen=True)
+class Declare:
+    """The region of the final conquest attempt, declared before (or after) the die is rolled."""
+
+    region: int
+    seat: int | None = None
+    source: str = "web"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The table answers the camera's question: which of the explanations was played."""
+
+    option: int
+    source: str = "web"
 
 
 @dataclass(frozen=True)

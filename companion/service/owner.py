@@ -18,7 +18,8 @@ from ..rules import actions as A
 from ..rules.game import CHANCE, Game
 from ..shuffle import roll_die
 from . import codes, views, wording
-from .inputs import NewGame, Observation, Outcome, Play, Resolve, RollDie, Undo
+from ..reconcile import Follower
+from .inputs import Answer, Declare, NewGame, Observation, Outcome, Play, Resolve, RollDie, Undo
 from .store import Store, StoredGame
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,8 @@ class GameOwner:
         self._alert_ids = 0
         self._version = 0
         self._thread: threading.Thread | None = None
+        self.follower = Follower()
+        self.question: dict | None = None
 
     # ---------------------------------------------------------------- life
     def start(self) -> "GameOwner":
@@ -103,18 +106,26 @@ class GameOwner:
         """Handle one input on the owner thread (tests may call it directly)."""
         if isinstance(item, NewGame):
             return self._new_game(item)
-        if isinstance(item, Observation):
-            return Outcome(202, "ignored", "Camera observations are not reconciled yet.")
         if isinstance(item, hw.RollRequested):
             item = RollDie(source=item.source)
         elif isinstance(item, hw.UndoRequested):
             item = Undo(source=item.source)
-        elif isinstance(item, hw.Confirm):
-            if not self._alerts:
-                return Outcome(200, "nothing", "Nothing to confirm.")
-            item = Resolve(self._alerts[0]["id"], True, item.source)
         if self.game is None:
             return Outcome(409, "no-game", "No game is set up yet: open the setup page.")
+        if isinstance(item, Observation):
+            return self._camera(self.follower.observe(self.game, item.observation), "camera")
+        if isinstance(item, hw.Confirm):
+            typed = [a for a in self._alerts if a.get("source") != "camera"]
+            if typed:  # an illegal action entered by hand: confirm accepts the correction
+                return self._resolve(Resolve(typed[0]["id"], True, item.source))
+            return self._camera(self.follower.confirm(self.game), item.source)
+        if isinstance(item, Declare):
+            return self._camera(self.follower.declare(self.game, item.region), item.source)
+        if isinstance(item, Answer):
+            question = self.follower.question
+            if question is None or not 0 <= item.option < len(question.options):
+                return Outcome(409, "no-question", "The camera has no such question now.")
+            return self._camera(self.follower.answer(self.game, item.option), item.source)
         if isinstance(item, Play):
             return self._play(item.action, item.seat, item.source)
         if isinstance(item, RollDie):
@@ -139,6 +150,8 @@ class GameOwner:
         return Outcome(201, "ok", "The game is set up.", {"game": game_id})
 
     def _load(self, stored: StoredGame, game: Game | None = None) -> None:
+        self.follower = Follower()
+        self.question = None
         self.stored = stored
         self.game = game or Game(stored.setup)
         self._log, self._alerts = [], []
@@ -163,6 +176,8 @@ class GameOwner:
                 self._raise_alert(action, seat, reason, source)
             return Outcome(422, reason.code, reason.sentence)
         self._accept(action, source)
+        if source != "camera":
+            self.follower.resync()  # a correction by hand: the game is the truth the camera follows
         return Outcome(200, "ok", self._log[-1]["text"], {"seq": len(game.history)})
 
     def _accept(self, action: A.Action, source: str) -> None:
@@ -182,14 +197,43 @@ class GameOwner:
 
     def _roll(self, item: RollDie) -> Outcome:
         game = self.game
-        reason = game.explain(A.Roll(0))
-        if reason is not None:
-            return Outcome(409, "no-roll-due", "No Reinforcement Die roll is due now: "
-                           "it follows a final conquest attempt (or comes before a Berserk conquest).")
         face = item.face
         if face is None:
             face = roll_die(random.Random(f"{self.stored.die_seed}:{len(game.history)}"))
+        reason = game.explain(A.Roll(0))
+        if reason is not None:
+            if game.phase == "conquest" and game.current_player >= 0:
+                # the camera's table: the die may come before the target shows on the board
+                return self._camera(self.follower.die(game, face), item.source, f"The die shows {face}.")
+            return Outcome(409, "no-roll-due", "No Reinforcement Die roll is due now: "
+                           "it follows a final conquest attempt (or comes before a Berserk conquest).")
         return self._play(A.Roll(face), item.seat, item.source)
+
+    def _camera(self, out, source: str, sentence: str = "") -> Outcome:
+        """Apply what reconciliation explained (each action stored before it is shown); keep its alerts
+        and its question on the table screen."""
+        for action in out.actions:
+            if self.game.explain(action) is not None:
+                break
+            self._accept(action, source)
+        kept = [a for a in self._alerts if a.get("source") != "camera"]
+        standing = {(a.get("region"), a["code"]): a for a in self._alerts if a.get("source") == "camera"}
+        for alert in out.alerts:
+            key = (alert.region, alert.code)
+            if key not in standing:
+                self._alert_ids += 1
+                standing[key] = {"id": self._alert_ids, "seat": None, "who": alert.player or "The board",
+                                 "code": alert.code, "sentence": alert.sentence, "region": alert.region,
+                                 "action": f"region {alert.region}" if alert.region is not None else "",
+                                 "source": "camera"}
+        current = {(a.region, a.code) for a in out.alerts}
+        self._alerts = kept + [a for k, a in standing.items() if k in current]
+        self.question = out.question.to_json() if out.question else None
+        self._publish()
+        done = "; ".join(self._log[-len(out.actions)]["text"] for _ in [0]) if out.actions else ""
+        return Outcome(200, "ok", sentence or out.note or done or "The board agrees with the game.",
+                       {"actions": [a.notation() for a in out.actions], "question": self.question,
+                        "alerts": [a.to_json() for a in out.raised]})
 
     def _undo(self) -> Outcome:
         game = self.game
@@ -216,6 +260,8 @@ class GameOwner:
         if alert is None:
             return Outcome(404, "no-such-alert", "That alert is already settled.")
         self._alerts.remove(alert)
+        if alert.get("source") == "camera" and not item.accept and alert.get("region") is not None:
+            self.follower.accept(self.game, alert["region"])  # the camera misread: the board is right
         self._publish()
         if item.accept:
             return Outcome(200, "ok", f"Correction accepted: {alert['who']} takes back '{alert['action']}'.")
@@ -230,7 +276,7 @@ class GameOwner:
         else:
             public = views.public_view(self.game)
             public.update(version=self._version, game=self.stored.id, alerts=list(self._alerts),
-                          log=self._log[-40:])
+                          log=self._log[-40:], question=self.question)
             seats = tuple(dict(views.seat_view(self.game, i), version=self._version)
                           for i in range(len(self.game.players)))
             self.published = Published(self._version, self.stored.id, public, seats, tuple(self._log),

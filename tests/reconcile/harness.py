@@ -22,8 +22,9 @@ def invisible(before, after, action) -> bool:
     return before == after and not isinstance(action, (Roll, Attempt, EndTurn, Redeploy, Resettle))
 
 
-def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None) -> Run:
-    """Replay ``truth`` through the follower; ``seen_of(game)`` is what the camera reports of a board."""
+def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None, before_sight=None) -> Run:
+    """Replay ``truth`` through the follower; ``seen_of(game)`` is what the camera reports of a board.
+    ``before_sight(ours, follower)`` runs before each sight (a benchmark injects illegal moves there)."""
     live, ours = Game(truth.setup), Game(truth.setup)
     f = follower or Follower()
     run = Run(truth, ours)
@@ -45,6 +46,8 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None)
         elif isinstance(action, EndTurn):
             out = f.confirm(ours)
         else:
+            if before_sight is not None:
+                before_sight(ours, f)
             out = f.see(ours, seen_of(live))
         for a in out.actions:
             ours.apply(a)

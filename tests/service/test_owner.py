@@ -1,6 +1,6 @@
 from companion import inputs as hw
 from companion.rules.actions import Attempt, Pick, Roll
-from companion.service.inputs import Observation, Play, Resolve, RollDie, Undo
+from companion.service.inputs import Play, Resolve, RollDie, Undo
 from companion.service.runtime import table_display
 
 from .helpers import make_service, mirror, new_game, play, until_attempt
@@ -69,15 +69,15 @@ def test_hardware_inputs_join_the_queue(service):
     play(service, attempt.notation())
     n = service.owner.published.public["actions"]
     service.owner.hardware_submit(hw.RollRequested(source="panel"))
-    service.owner.submit(Observation()).result(5)  # drains the queue behind the roll
+    service.owner.submit(Resolve(-1)).result(5)  # drains the queue behind the roll
     assert service.owner.published.public["actions"] == n + 1
     service.owner.hardware_submit(hw.UndoRequested(source="scoring-box"))
-    assert service.owner.submit(Observation()).result(5).status == 202
+    assert service.owner.submit(Resolve(-1)).result(5).status == 404
     assert service.owner.published.public["actions"] == n
     play(service, "conquer 13", seat=service.owner.published.public["current"])  # probably illegal
     if service.owner.published.alerts:
         service.owner.hardware_submit(hw.Confirm(source="panel"))
-        service.owner.submit(Observation()).result(5)
+        service.owner.submit(Resolve(-1)).result(5)
         assert not service.owner.published.alerts
     display = table_display(service.owner.published)
     assert display.rounds == 10 and display.round == 1
@@ -101,7 +101,6 @@ def test_resume_after_restart(tmp_path):
 
 def test_a_finished_game_stays_readable(service):
     from companion.simulate import play as simulate
-    from companion.shuffle import seeded_setup
     new_game(service, seed=5)
     setup = service.store.game(service.owner.published.game_id).setup
     history = simulate(setup, 5).history

@@ -1,0 +1,185 @@
+"""Following whole games from the camera: simulated games rendered board by board (with a moving
+hand between still boards, the hard tier's light and blur), through stillness, observation and
+reconciliation; illegal conquests injected along the way. Prints JSON.
+
+    python bench/follow.py [--games4 20] [--games5 10] [--tier hard] [--size 1280x720] [--workers 2]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+import maps  # noqa: E402
+from companion.reconcile import expected_view, view_of  # noqa: E402
+from companion.reconcile.view import race_label  # noqa: E402
+from companion.rules.actions import Conquer  # noqa: E402
+from companion.shuffle import seeded_setup  # noqa: E402
+from companion.simulate import play  # noqa: E402
+from tests.reconcile.harness import follow  # noqa: E402
+from vision import layout  # noqa: E402
+from vision.classify import enroll  # noqa: E402
+from vision.observe import Calibration, observe  # noqa: E402
+from vision.render import TIERS, Session, enrollment_samples  # noqa: E402
+from vision.settings import Settings  # noqa: E402
+from vision.still import StillnessGate  # noqa: E402
+
+DESIGN_SEED = 4242  # token art never used while developing
+INJECTED = ("not-adjacent", "not-entry", "too-few-tokens", "water", "immune", "ally", "not-your-race",
+            "conquests-over", "race-in-decline")
+_MODEL = {}
+
+
+def model(settings):
+    if "m" not in _MODEL:
+        _MODEL["m"] = enroll(settings, enrollment_samples(DESIGN_SEED, seed=1))
+    return _MODEL["m"]
+
+
+def one_game(job):
+    map_name, seed, tier, size, inject_rate = job
+    cv2.setNumThreads(1)
+    settings = Settings()
+    realism = TIERS[tier]
+    realism = type(realism)(**{**realism.__dict__, "frame_size": size})
+    truth = play(seeded_setup(map_name, int(map_name[0]), seed), seed)
+    geo = layout.generate(maps.load(map_name))
+    session = Session(geo, seed, DESIGN_SEED, realism)
+    cal = Calibration.build(settings, geo, session.empty())
+    mdl = model(settings)
+    rng = np.random.default_rng(seed)
+    pick = random.Random(seed)
+    gate = StillnessGate(settings)
+    clock = [0.0]
+    latency, observe_ms = [], []
+    injected = Counter()
+    flagged = Counter()
+    wrong = []
+
+    def sight(board_view):
+        """A hand over the table, then still frames until the gate fires: what the camera reports."""
+        hand, _ = session.frame(board_view, hand=True, rng=rng)
+        gate.update(hand, clock[0])
+        clock[0] += 0.1
+        img, _ = session.frame(board_view, rng=rng)
+        for _ in range(100):
+            clock[0] += 0.1
+            if gate.update(img, clock[0]):
+                break
+        t0 = time.perf_counter()
+        obs, _ = observe(settings, cal, mdl, img)
+        observe_ms.append((time.perf_counter() - t0) * 1000)
+        return view_of(obs)[0], t0
+
+    pending = {}
+
+    def seen_of(live):
+        seen, t0 = sight(expected_view(live))
+        pending["t0"] = t0
+        return seen
+
+    def inject(ours, follower):
+        if pick.random() >= inject_rate or ours.phase != "conquest" or ours.current_player < 0:
+            return
+        candidates = []
+        for tribe in ours.tribes.values():
+            label = race_label(ours, tribe.name)
+            mine = tribe is ours.active_tribe(ours.turn.player)
+            for r in ours.board.ids:
+                if ours.regions[r].race == tribe.name:
+                    continue
+                reason = ours.explain(Conquer(r) if mine else Conquer(r, tribe.name))
+                if reason is not None and reason.code in INJECTED:
+                    candidates.append((reason.code, r, label))
+        if not candidates:
+            return
+        code = pick.choice(sorted({c for c, _, _ in candidates}))
+        _, region, label = pick.choice([c for c in candidates if c[0] == code])
+        board = expected_view(ours)
+        board[region] = {label: 1, **{k: v for k, v in board[region].items() if k in ("mountain",)}}
+        seen, _ = sight(board)
+        out = follower.see(ours, seen)
+        injected[code] += 1
+        if any(a.region == region and a.code == code for a in out.raised) and not out.actions:
+            flagged[code] += 1
+        else:
+            wrong.append({"expected": code, "region": region, "got": [a.code for a in out.raised],
+                          "actions": [a.notation() for a in out.actions]})
+        for a in out.actions:
+            ours.apply(a)
+        seen, _ = sight(expected_view(ours))  # the table puts it right
+        follower.see(ours, seen)
+
+    from companion.reconcile import Follower
+
+    class Timed(Follower):
+        def see(self, game, seen, hidden=frozenset()):
+            out = super().see(game, seen, hidden)
+            if "t0" in pending:
+                latency.append((time.perf_counter() - pending.pop("t0")) * 1000)
+            return out
+
+    run = follow(truth, seen_of, Timed(), before_sight=inject)
+    t_actions = Counter(a.notation() for a in truth.history)
+    o_actions = Counter(a.notation() for a in run.ours.history)
+    return {"map": map_name, "seed": seed, "actions": sum(t_actions.values()),
+            "inferred": sum((t_actions & o_actions).values()), "exact": run.ours.fingerprint() == truth.fingerprint(),
+            "false_alerts": len([a for a in run.alerts]), "questions": run.questions,
+            "latency_ms": latency, "observe_ms": observe_ms, "injected": dict(injected), "flagged": dict(flagged),
+            "misflagged": wrong[:5]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games4", type=int, default=20)
+    parser.add_argument("--games5", type=int, default=10)
+    parser.add_argument("--tier", default="hard", choices=sorted(TIERS))
+    parser.add_argument("--size", default="1280x720", help="frame size, WxH (default 1280x720)")
+    parser.add_argument("--inject", type=float, default=0.08, help="chance of an injected illegal conquest per sight")
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    args = parser.parse_args()
+    w, h = (int(x) for x in args.size.split("x"))
+    jobs = [("4p", s, args.tier, (w, h), args.inject) for s in range(args.games4)]
+    jobs += [("5p", 100 + s, args.tier, (w, h), args.inject) for s in range(args.games5)]
+    start = time.time()
+    with Pool(args.workers) as pool:
+        results = pool.map(one_game, jobs, chunksize=1)
+    lat = sorted(x for r in results for x in r["latency_ms"])
+    obs = sorted(x for r in results for x in r["observe_ms"])
+    injected, flagged = Counter(), Counter()
+    for r in results:
+        injected.update(r["injected"])
+        flagged.update(r["flagged"])
+    actions = sum(r["actions"] for r in results)
+    print(json.dumps({
+        "games": len(results), "tier": args.tier, "frame_size": args.size,
+        "actions": actions,
+        "actions_inferred_share": round(sum(r["inferred"] for r in results) / actions, 4),
+        "games_exact": sum(r["exact"] for r in results),
+        "false_alerts_per_game": round(statistics.mean(r["false_alerts"] for r in results), 2),
+        "questions_per_game": round(statistics.mean(r["questions"] for r in results), 2),
+        "injected": sum(injected.values()),
+        "injected_flagged_share": round(sum(flagged.values()) / max(1, sum(injected.values())), 4),
+        "injected_by_reason": {k: f"{flagged[k]}/{injected[k]}" for k in sorted(injected)},
+        "stillness_to_state_ms_median": round(lat[len(lat) // 2], 1) if lat else None,
+        "stillness_to_state_ms_p95": round(lat[int(0.95 * len(lat)) - 1], 1) if lat else None,
+        "observe_ms_median": round(obs[len(obs) // 2], 1) if obs else None,
+        "misflagged_examples": [m for r in results for m in r["misflagged"]][:5],
+        "seconds": round(time.time() - start),
+    }, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""The camera's still observations reach the one owner: conquests applied and stored, illegal ones alerted."""
+from companion import inputs as hw
+from companion.reconcile import expected_view
+from companion.rules.actions import Conquer, Redeploy, EndTurn
+from companion.service.inputs import Observation, Resolve
+from vision.observe import Observation as Seen, RegionView
+
+from .helpers import mirror, new_game, play
+
+
+def sight(view, hidden=()):
+    return Seen(True, {r: RegionView(dict(labels), r in hidden, 1.0) for r, labels in view.items()})
+
+
+def test_a_conquest_seen_by_the_camera_is_stored_and_an_illegal_one_alerted(service):
+    new_game(service)
+    assert play(service, "pick tritons", seat=0).ok
+    view = expected_view(mirror(service))
+    view[1] = {"tritons": 1}  # a coastal border region: 1 token for the Tritons
+    out = service.owner.submit(Observation(sight(view))).result(5)
+    assert out.ok and out.data["actions"] == ["conquer 1"]
+    assert service.store.actions(service.owner.published.game_id)[-1] == Conquer(1)
+    assert service.owner.published.public["log"][-1]["source"] == "camera"
+    view = expected_view(mirror(service))
+    view[20] = {"tritons": 2}  # far away: not adjacent
+    out = service.owner.submit(Observation(sight(view))).result(5)
+    assert [a["code"] for a in out.data["alerts"]] == ["not-adjacent"]
+    alerts = service.owner.published.public["alerts"]
+    assert alerts[0]["source"] == "camera" and alerts[0]["who"] == "Ann" and alerts[0]["region"] == 20
+    # the same sight again: one standing alert, not a new one
+    service.owner.submit(Observation(sight(view))).result(5)
+    assert len(service.owner.published.public["alerts"]) == 1
+    # the players take the tokens off region 20: the alert clears
+    service.owner.submit(Observation(sight(expected_view(mirror(service))))).result(5)
+    assert service.owner.published.public["alerts"] == []
+
+
+def test_override_a_misread_and_confirm_the_end_of_the_turn(service):
+    new_game(service)
+    assert play(service, "pick tritons", seat=0).ok
+    view = expected_view(mirror(service))
+    view[1] = {"tritons": 1}
+    service.owner.submit(Observation(sight(view))).result(5)
+    misread = dict(view)
+    misread[9] = {"orcs": 1}  # nobody has the Orcs: a misread
+    service.owner.submit(Observation(sight(misread))).result(5)
+    alert = service.owner.published.public["alerts"][0]
+    assert alert["code"] == "race-not-in-play"
+    assert service.owner.submit(Resolve(alert["id"], False)).result(5).ok  # override: the board is right
+    service.owner.submit(Observation(sight(misread))).result(5)
+    assert service.owner.published.public["alerts"] == []
+    service.owner.hardware_submit(hw.Confirm(source="panel"))
+    service.owner.submit(Resolve(-1)).result(5)  # drains the queue
+    last_two = service.store.actions(service.owner.published.game_id)[-2:]
+    assert isinstance(last_two[0], Redeploy) and last_two[1] == EndTurn()
+
+
+def test_declare_and_answer_through_the_api(service, app):
+    from .helpers import Browser, until_attempt
+    new_game(service)
+    table = Browser(app).unlock()
+    r = table.post("/api/declare", {"region": 99})
+    assert r.status_code == 400 and "no region 99" in r.get_json()["sentence"]
+    r = table.post("/api/answer", {"option": 0})
+    assert r.status_code == 409 and r.get_json()["code"] == "no-question"
+    assert Browser(app).post("/api/answer", {"option": 0}).status_code == 403  # the table code is needed
+    attempt = until_attempt(service)
+    r = table.post("/api/declare", {"region": attempt.region})
+    assert r.status_code == 200 and f"declared on region {attempt.region}" in r.get_json()["sentence"]
+    assert table.post("/api/roll", {"face": 3}).status_code == 200  # the declared attempt, then the roll
+    last = [a.notation() for a in service.store.actions(service.owner.published.game_id)[-2:]]
+    assert last == [attempt.notation(), "roll 3"]

@@ -1,0 +1,47 @@
+import cv2
+import numpy as np
+import pytest
+
+from vision.classify import classify, enroll, load_model, read_samples
+from vision.errors import ModelError
+from vision.features import crop_to_mask, segment_sample, token_features
+from vision.render import enrollment_samples
+
+from .conftest import DESIGN
+
+
+def test_model_round_trip_and_self_consistency(tmp_path, model):
+    path = tmp_path / "m.npz"
+    model.save(path)
+    loaded = load_model(path)
+    assert loaded.labels == model.labels and np.allclose(loaded.vectors, model.vectors)
+    # Fresh photos of the same printing are recognised.
+    fresh = enrollment_samples(DESIGN, per_label=1, seed=99)
+    feats, truth = [], []
+    for label, imgs in fresh.items():
+        mask = segment_sample(imgs[0])
+        feats.append(token_features(*crop_to_mask(imgs[0], mask)))
+        truth.append(label)
+    got = classify(loaded, np.array(feats))
+    assert np.mean([a == b for a, b in zip(got.labels, truth)]) >= 0.9
+
+
+def test_read_samples_rejects_unknown_labels(tmp_path):
+    (tmp_path / "elfs").mkdir()
+    cv2.imwrite(str(tmp_path / "elfs" / "a.png"), np.zeros((20, 20, 3), np.uint8))
+    with pytest.raises(ModelError, match="'elfs' is not a token label"):
+        read_samples(tmp_path)
+
+
+def test_unreadable_model_is_model_error(tmp_path):
+    bad = tmp_path / "m.npz"
+    bad.write_text("nope")
+    with pytest.raises(ModelError):
+        load_model(bad)
+    with pytest.raises(ModelError, match="no such model"):
+        load_model(tmp_path / "missing.npz")
+
+
+def test_sample_without_token_is_refused(settings):
+    with pytest.raises(ModelError, match="shows no token"):
+        enroll(settings, {"elves": [np.full((60, 60, 3), 200, np.uint8)]})

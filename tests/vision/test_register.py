@@ -1,0 +1,49 @@
+import numpy as np
+import pytest
+
+from vision.errors import RegistrationError
+from vision.register import register
+
+from .conftest import small
+
+
+def test_registration_error_in_mm_is_small(settings, geometry2p, realistic_session):
+    img = realistic_session.empty()
+    reg = register(settings, geometry2p, img)
+    assert reg.found == (0, 1, 2, 3) and not reg.stale
+    # Board points seen by the (distorted) camera, mapped back through the registration.
+    pts = np.array([poly.mean(0) for poly in geometry2p.regions.values()])
+    seen = realistic_session.image_points(pts)
+    back = np.linalg.solve(reg.homography, np.column_stack([seen, np.ones(len(seen))]).T).T
+    back = back[:, :2] / back[:, 2:]
+    err = np.linalg.norm(back - pts, axis=1)
+    assert err.max() < 4.0 and np.median(err) < 2.0
+
+
+def test_recheck_near_known_markers(settings, geometry2p, realistic_session):
+    img = realistic_session.empty()
+    first = register(settings, geometry2p, img)
+    again = register(settings, geometry2p, img, prior=first)
+    assert again.method == "recheck" and not again.stale
+    assert np.allclose(again.homography, first.homography, atol=1e-3 * np.abs(first.homography).max())
+
+
+def test_hidden_markers_keep_last_good_homography(settings, geometry2p, realistic_session):
+    img = realistic_session.empty()
+    first = register(settings, geometry2p, img)
+    covered = img.copy()
+    for mid in (0, 1):
+        x0, y0 = first.corners[mid].min(0).astype(int) - 5
+        x1, y1 = first.corners[mid].max(0).astype(int) + 5
+        covered[y0:y1, x0:x1] = 128
+    reg = register(settings, geometry2p, covered, prior=first)
+    assert reg.homography is first.homography
+    assert "0, 1" in reg.reason and "\n" not in reg.reason
+    with pytest.raises(RegistrationError, match="need 3 of markers"):
+        register(settings, geometry2p, covered)
+
+
+def test_blank_frame_cannot_register(settings, geometry2p):
+    with pytest.raises(RegistrationError) as err:
+        register(settings, geometry2p, np.full((720, 1280, 3), 90, np.uint8))
+    assert "found none" in str(err.value)

@@ -1,0 +1,205 @@
+"""Classification of tokens, learned only from enrollment samples (SAMPLES/<label>/*.png|jpg).
+
+Enrollment turns each sample photo into many board-like views (turned, resized to the board's
+token size, brighter or dimmer, blurred, noisy) and keeps their feature vectors; classification is
+the nearest enrolled vector. The model is a small npz file of arrays.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .errors import ModelError
+from .features import SIZE, batch_features, crop_to_mask, normalise, segment_sample
+from .labels import LABELS, OCCUPANTS
+from .settings import Settings
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
+MODEL_FORMAT = "smallworld-tokens/1"
+
+
+@dataclass(frozen=True)
+class Model:
+    """Enrolled feature vectors with their labels, and the scaling applied before distances."""
+
+    labels: tuple[str, ...]
+    vectors: np.ndarray     # (n, k) float32, enrolled views already projected
+    targets: np.ndarray     # (n,) int index into labels, sorted
+    scale: np.ndarray       # (SIZE,) float32, applied to raw features
+    projection: np.ndarray  # (SIZE, k) float32, discriminant directions
+
+    def project(self, features: np.ndarray) -> np.ndarray:
+        return (np.asarray(features, np.float32) * self.scale) @ self.projection
+
+    def save(self, path: str | Path) -> None:
+        with open(path, "wb") as f:
+            np.savez_compressed(f, format=np.array(MODEL_FORMAT), labels=np.array(self.labels),
+                                vectors=self.vectors, targets=self.targets, scale=self.scale,
+                                projection=self.projection)
+
+
+def load_model(path: str | Path) -> Model:
+    """Read a model written by ``Model.save``; problems are a ModelError."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if str(data["format"]) != MODEL_FORMAT:
+                raise ModelError(f"{path}: not a token model ({MODEL_FORMAT})")
+            model = Model(tuple(str(s) for s in data["labels"]), data["vectors"].astype(np.float32),
+                          data["targets"].astype(np.int32), data["scale"].astype(np.float32),
+                          data["projection"].astype(np.float32))
+    except FileNotFoundError:
+        raise ModelError(f"{path}: no such model file") from None
+    except (OSError, ValueError, KeyError) as exc:
+        if isinstance(exc, ModelError):
+            raise
+        raise ModelError(f"{path}: not a readable token model ({type(exc).__name__})") from None
+    if model.projection.ndim != 2 or model.projection.shape[0] != SIZE:
+        raise ModelError(f"{path}: model was made by another version (feature size differs)")
+    return model
+
+
+def read_samples(folder: str | Path) -> dict[str, list[np.ndarray]]:
+    """The enrollment photos of a SAMPLES folder, by label; unknown label folders are an error."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise ModelError(f"{root}: no such samples folder")
+    out: dict[str, list[np.ndarray]] = {}
+    for sub in sorted(p for p in root.iterdir() if p.is_dir()):
+        if sub.name not in LABELS:
+            raise ModelError(f"{sub}: {sub.name!r} is not a token label (e.g. 'elves', 'elves-decline', 'hero')")
+        for f in sorted(sub.iterdir()):
+            if f.suffix.lower() not in IMAGE_SUFFIXES:
+                continue
+            img = cv2.imread(str(f), cv2.IMREAD_COLOR)
+            if img is None:
+                raise ModelError(f"{f}: cannot read this image")
+            out.setdefault(sub.name, []).append(img)
+    if not out:
+        raise ModelError(f"{root}: no samples (expected {root}/<label>/*.png or *.jpg)")
+    return out
+
+
+def _views(settings: Settings, image: np.ndarray, mask: np.ndarray, rng: np.random.Generator, n: int):
+    """Board-like views of one sample: the token cut out, turned, put on another background at the
+    board's token size, with a shadow, lit brighter or dimmer, blurred and noisy."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) < 16:
+        return
+    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    side = max(x1 - x0, y1 - y0)
+    target = 20.0 * settings.px_per_mm  # token size on the rectified board, before random scaling
+    centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+    for k in range(n):
+        px = target * rng.uniform(0.75, 1.25)
+        f = px / side
+        big = int(side * 1.5 * f) + 6
+        M = cv2.getRotationMatrix2D(centre, rng.uniform(-180, 180), f)
+        M[:, 2] += big / 2 - np.array(centre) + rng.uniform(-1, 1, 2)
+        token = cv2.warpAffine(image, M, (big, big), flags=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        alpha = cv2.warpAffine(mask.astype(np.float32), M, (big, big), flags=cv2.INTER_LINEAR)[..., None]
+        bg = rng.uniform(25, 235, 3) * (1 + 0.08 * rng.standard_normal((big, big, 1)))
+        shift = rng.integers(0, 3, 2)
+        shadow = np.roll(alpha, tuple(shift), (0, 1))
+        img = bg * (1 - rng.uniform(0.1, 0.4) * shadow)
+        img = img * (1 - alpha) + token * alpha
+        img *= rng.uniform(0.45, 1.3) * (1 + rng.uniform(-0.06, 0.06, 3))
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.2, 1.6))
+        img += rng.normal(0, rng.uniform(0, 7), img.shape)
+        m = (alpha[..., 0] > 0.5).astype(np.uint8)
+        grow = int(rng.integers(-1, 3))
+        if grow > 0:
+            m = cv2.dilate(m, np.ones((2 * grow + 1,) * 2, np.uint8))
+        elif grow < 0:
+            m = cv2.erode(m, np.ones((3, 3), np.uint8))
+        yield img.clip(0, 255).astype(np.uint8), m
+
+
+def enroll(settings: Settings, samples: dict[str, list[np.ndarray]], seed: int = 0) -> Model:
+    """Learn a model from enrollment photos by label (see ``read_samples``)."""
+    rng = np.random.default_rng(seed)
+    labels = tuple(sorted(samples))
+    vecs, targets = [], []
+    for li, label in enumerate(labels):
+        for image in samples[label]:
+            mask = segment_sample(image)
+            if mask.sum() < 16:
+                raise ModelError(f"{label}: a sample shows no token against its background")
+            views = [normalise(*crop_to_mask(image, mask), settings.feature_px)]
+            views += [normalise(*crop_to_mask(img, m), settings.feature_px) for img, m in
+                      _views(settings, image, mask, rng, settings.augment)]
+            vecs.append(batch_features(np.array([v[0] for v in views]), np.array([v[1] for v in views])))
+            targets += [li] * len(views)
+    X = np.concatenate(vecs)
+    y = np.array(targets, np.int32)
+    scale = (1.0 / (X.std(0) + 0.02)).astype(np.float32)
+    W = _discriminant(X * scale, y, len(labels))
+    return Model(labels, (X * scale) @ W, y, scale, W)
+
+
+def _discriminant(X: np.ndarray, y: np.ndarray, n_classes: int) -> np.ndarray:
+    """Directions that separate the classes relative to the spread within each (Fisher's discriminant)."""
+    d = X.shape[1]
+    if n_classes < 2:
+        return np.eye(d, dtype=np.float32)
+    means = np.array([X[y == c].mean(0) for c in range(n_classes)])
+    within = X - means[y]
+    Sw = within.T @ within / len(X)
+    centred = means - X.mean(0)
+    counts = np.bincount(y, minlength=n_classes)
+    Sb = (centred * counts[:, None]).T @ centred / len(X)
+    Sw += np.eye(d) * (0.05 * np.trace(Sw) / d + 1e-6)
+    L = np.linalg.cholesky(Sw)
+    Li = np.linalg.inv(L)
+    vals, vecs = np.linalg.eigh(Li @ Sb @ Li.T)
+    k = min(n_classes - 1, d)
+    order = np.argsort(vals)[::-1][:k]
+    return (Li.T @ vecs[:, order]).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class Classified:
+    """Labels of a batch of tokens, with confidences (0..1: how much nearer the best class is than the next)."""
+
+    labels: tuple[str, ...]
+    confidence: np.ndarray
+    distance: np.ndarray
+    per_class: np.ndarray | None = None  # (N, labels) squared distance to the nearest view of each label
+
+
+def classify(model: Model, features: np.ndarray, neighbours: int = 1) -> Classified:
+    """The nearest enrolled label for each feature vector (rows of ``features``)."""
+    if len(features) == 0:
+        return Classified((), np.zeros(0), np.zeros(0))
+    q = model.project(features)
+    d2 = (q ** 2).sum(1)[:, None] - 2 * q @ model.vectors.T + (model.vectors ** 2).sum(1)[None, :]
+    d2 = np.maximum(d2, 0)
+    n_labels = len(model.labels)
+    starts = np.searchsorted(model.targets, np.arange(n_labels + 1))  # targets are sorted by enrollment
+    k = max(1, int(neighbours))
+    if k == 1:
+        per_class = np.minimum.reduceat(d2, starts[:-1], axis=1)
+    else:  # mean of each label's k nearest views
+        per_class = np.empty((len(q), n_labels), np.float32)
+        for li in range(n_labels):
+            block = d2[:, starts[li]:starts[li + 1]]
+            kk = min(k, block.shape[1])
+            per_class[:, li] = np.partition(block, kk - 1, axis=1)[:, :kk].mean(1)
+    order = np.argsort(per_class, 1)
+    best = per_class[np.arange(len(q)), order[:, 0]]
+    second = per_class[np.arange(len(q)), order[:, 1]] if n_labels > 1 else best * 4 + 1
+    conf = 1 - np.sqrt(best) / np.maximum(np.sqrt(second), 1e-6)
+    return Classified(tuple(model.labels[i] for i in order[:, 0]), conf.clip(0, 1), np.sqrt(best), per_class)
+
+
+def vote(model: Model, per_class: np.ndarray) -> int | None:
+    """The one occupant label (index) that best explains a group of tokens, by summed squared distance;
+    None when no occupant label is enrolled."""
+    occ = [i for i, lab in enumerate(model.labels) if lab in OCCUPANTS]
+    if not occ:
+        return None
+    totals = per_class[:, occ].sum(0)
+    return occ[int(np.argmin(totals))]

@@ -1,0 +1,127 @@
+"""Token features: a short vector describing a token, unchanged by rotation and exposure.
+
+The vector joins colour means and spreads in three rings (centre, middle, rim), a hue/saturation
+histogram, a histogram of brightness relative to the token's own mean, and the strength of
+angular patterns on three circles (magnitudes of a Fourier series around the centre).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+RINGS = (0.0, 0.45, 0.75, 1.01)
+HUE_BINS = 12
+VALUE_BINS = 8
+ANGLES = 16
+RADII = (0.3, 0.55, 0.8)
+HARMONICS = 5
+SIZE = 3 * 6 + HUE_BINS + 1 + VALUE_BINS + len(RADII) * 3 * HARMONICS
+
+
+_KERNEL = np.ones((3, 3), np.uint8)
+
+
+@lru_cache(maxsize=4)
+def _grid(n: int):
+    ys, xs = np.mgrid[0:n, 0:n].astype(np.float32)
+    a = np.arange(ANGLES) * 2 * np.pi / ANGLES
+    c = (n - 1) / 2
+    px = np.array([[c + r * n / 2 * np.cos(t) for t in a] for r in RADII]).round().astype(int).clip(0, n - 1)
+    py = np.array([[c + r * n / 2 * np.sin(t) for t in a] for r in RADII]).round().astype(int).clip(0, n - 1)
+    return xs.ravel(), ys.ravel(), (py * n + px).ravel()
+
+
+def crop_to_mask(image: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The part of an image (and mask) inside the mask's bounding box."""
+    x, y, w, h = cv2.boundingRect(mask.astype(np.uint8))
+    return image[y:y + h, x:x + w], mask[y:y + h, x:x + w]
+
+
+def normalise(patch: np.ndarray, mask: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """A token patch and its mask resized to ``size`` square (the mask slightly eroded)."""
+    img = cv2.resize(patch, (size, size), interpolation=cv2.INTER_AREA)
+    m = cv2.resize(mask.astype(np.uint8) * 255, (size, size), interpolation=cv2.INTER_AREA) > 127
+    m = m.view(np.uint8)
+    eroded = cv2.erode(m, _KERNEL)
+    return img, (eroded if cv2.countNonZero(eroded) >= 12 else m)
+
+
+def batch_features(patches: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """Features of N tokens: ``patches`` (N, S, S, 3) BGR uint8, ``masks`` (N, S, S) 0/1."""
+    n, s = len(patches), patches.shape[1] if len(patches) else 0
+    if n == 0:
+        return np.zeros((0, SIZE), np.float32)
+    P = s * s
+    w = masks.reshape(n, P).astype(np.float32)
+    cnt = w.sum(1) + 1e-6
+    bgr = patches.reshape(n, P, 3).astype(np.float32)
+    lum = bgr.mean(2)
+    scale = (w * lum).sum(1) / cnt + 1.0
+    norm = bgr / scale[:, None, None]
+    xs, ys, polar = _grid(s)
+    cx = (w * xs).sum(1) / cnt
+    cy = (w * ys).sum(1) / cnt
+    r = np.hypot(xs[None] - cx[:, None], ys[None] - cy[:, None]) * w
+    r = r / (r.max(1, keepdims=True) + 1e-6)
+    out = []
+    both = np.concatenate([norm, norm * norm], 2)  # (n, P, 6): values and squares
+    for lo, hi in zip(RINGS[:-1], RINGS[1:]):
+        ring = w * ((r >= lo) & (r < hi))
+        rc = ring.sum(1, keepdims=True) + 1e-6
+        sums = np.matmul(ring[:, None, :], both)[:, 0] / rc
+        mean = sums[:, :3]
+        out += [mean, np.sqrt(np.maximum(sums[:, 3:] - mean * mean, 0))]
+    hsv = cv2.cvtColor(patches.reshape(n * s, s, 3), cv2.COLOR_BGR2HSV).reshape(n, P, 3).astype(np.float32)
+    sat = hsv[..., 1] / 255.0
+    chroma = np.clip((sat - 0.12) / 0.25, 0, 1) * np.clip(hsv[..., 2] / 60.0, 0, 1) * w
+    hb = (hsv[..., 0] * HUE_BINS / 180).astype(np.int64) % HUE_BINS + np.arange(n)[:, None] * HUE_BINS
+    hue = np.bincount(hb.ravel(), weights=chroma.ravel(), minlength=n * HUE_BINS).reshape(n, HUE_BINS)
+    grey = (w - chroma).sum(1, keepdims=True)
+    out.append(np.concatenate([hue, grey], 1) / cnt[:, None] * 2.0)
+    rel = lum / scale[:, None]
+    vb = np.clip((rel * VALUE_BINS / 2.0).astype(np.int64), 0, VALUE_BINS - 1) + np.arange(n)[:, None] * VALUE_BINS
+    out.append(np.bincount(vb.ravel(), weights=w.ravel(), minlength=n * VALUE_BINS).reshape(n, VALUE_BINS)
+               / cnt[:, None])
+    # Angular patterns: opponent colours sampled on circles, Fourier magnitudes (rotation invariant).
+    smooth = cv2.GaussianBlur(patches.reshape(n * s, s, 3), (3, 3), 0).reshape(n, P, 3).astype(np.float32)
+    smooth /= scale[:, None, None]
+    opp = np.stack([smooth.mean(2), smooth[..., 2] - smooth[..., 1],
+                    smooth[..., 0] - (smooth[..., 1] + smooth[..., 2]) / 2], 2)
+    ring_vals = opp[:, polar].reshape(n, len(RADII), ANGLES, 3)
+    spec = np.abs(np.fft.rfft(ring_vals, axis=2))[:, :, 1:HARMONICS + 1] / ANGLES
+    out.append(spec.reshape(n, -1) * 0.8)
+    return np.concatenate(out, 1).astype(np.float32)
+
+
+def token_features(patch: np.ndarray, mask: np.ndarray, size: int = 24) -> np.ndarray:
+    """Features of one token: ``patch`` is BGR around it, ``mask`` (same size, nonzero on the token)."""
+    img, m = normalise(patch, mask, size)
+    return batch_features(img[None], m[None])[0]
+
+
+def segment_sample(image: np.ndarray) -> np.ndarray:
+    """The token's mask in an enrollment photo: what differs from the background seen at the border."""
+    h, w = image.shape[:2]
+    b = max(2, min(h, w) // 20)
+    border = np.concatenate([image[:b].reshape(-1, 3), image[-b:].reshape(-1, 3),
+                             image[:, :b].reshape(-1, 3), image[:, -b:].reshape(-1, 3)]).astype(np.float32)
+    bg = np.median(border, 0)
+    spread = np.median(np.abs(border - bg), 0).sum() * 1.4826 + 1.0
+    diff = np.abs(image.astype(np.float32) - bg).sum(2)
+    mask = (diff > max(24.0, 4 * spread)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    keep = []
+    for i in range(1, n):
+        x, y, cw, ch, area = stats[i]
+        touches = x == 0 or y == 0 or x + cw >= w or y + ch >= h
+        if area >= 0.002 * h * w and not touches:
+            keep.append(i)
+    out = np.zeros_like(mask)
+    if keep:
+        # The token is everything that stands out from the background, away from the photo's edges.
+        pts = cv2.findNonZero(np.isin(labels, keep).astype(np.uint8))
+        cv2.fillPoly(out, [cv2.convexHull(pts)], 1)
+    return out

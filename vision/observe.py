@@ -1,0 +1,173 @@
+"""Observation: from one frame, the visible tokens on every region, or why the board could not be seen.
+
+A stack shows only its top token: it counts as one visible token of that kind.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .classify import Model, classify, vote
+from .labels import OCCUPANTS
+from .detect import Reference, blinded_share, detect
+from .errors import RegistrationError, VisionError
+from .features import batch_features, normalise
+from .geometry import Geometry, raster
+from .register import Registration, rectify, register
+from .settings import Settings
+from .still import StillnessGate
+
+
+@dataclass(frozen=True)
+class RegionView:
+    """What is seen on one region: visible tokens by label, whether it was hidden, and a confidence."""
+
+    tokens: dict = field(default_factory=dict)
+    occluded: bool = False
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True)
+class Observation:
+    """The board as seen in one frame. When ``registered`` is false, ``reason`` says why in one line."""
+
+    registered: bool
+    regions: dict = field(default_factory=dict)  # region id -> RegionView
+    reason: str = ""
+    stale: bool = False   # the homography is the last good one, not confirmed in this frame
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    def to_dict(self) -> dict:
+        return {"registered": self.registered, "reason": self.reason, "stale": self.stale,
+                "regions": {str(k): {"tokens": dict(sorted(v.tokens.items())), "occluded": v.occluded,
+                                     "confidence": round(float(v.confidence), 3)}
+                            for k, v in sorted(self.regions.items())}}
+
+    @classmethod
+    def from_json(cls, text: str | dict) -> "Observation":
+        data = json.loads(text) if isinstance(text, str) else text
+        regions = {int(k): RegionView({str(a): int(b) for a, b in v.get("tokens", {}).items()},
+                                      bool(v.get("occluded", False)), float(v.get("confidence", 1.0)))
+                   for k, v in data.get("regions", {}).items()}
+        return cls(bool(data["registered"]), regions, str(data.get("reason", "")), bool(data.get("stale", False)))
+
+
+@dataclass
+class Calibration:
+    """Everything fixed after calibration: geometry, its raster, the empty-board reference, its registration."""
+
+    geometry: Geometry
+    reference: Reference
+    registration: Registration
+
+    @classmethod
+    def build(cls, settings: Settings, geometry: Geometry, empty_frame: np.ndarray) -> "Calibration":
+        """Register the empty board and keep it, rectified, as the reference (raises RegistrationError)."""
+        reg = register(settings, geometry, empty_frame)
+        r = raster(geometry, settings.px_per_mm, settings.view_margin_mm)
+        return cls(geometry, Reference(settings, r, rectify(settings, empty_frame, reg, r)), reg)
+
+
+def observe(settings: Settings, calibration: Calibration, model: Model, image: np.ndarray,
+            prior: Registration | None = None, timings: dict | None = None) -> tuple[Observation, Registration | None]:
+    """Observe one frame; returns the observation and the registration to pass as ``prior`` next time."""
+    clock = time.perf_counter
+    t0 = clock()
+    if image is None or getattr(image, "size", 0) == 0:
+        raise VisionError("empty frame")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    geometry = calibration.geometry
+    try:
+        reg = register(settings, geometry, image, prior or calibration.registration)
+    except RegistrationError as exc:
+        return Observation(False, {}, str(exc)), prior
+    t1 = clock()
+    r = calibration.reference.raster
+    rect = rectify(settings, image, reg, r)
+    t2 = clock()
+    det = detect(settings, calibration.reference, rect)
+    t3 = clock()
+    feats = blob_features(settings, rect, det.blobs, calibration.reference.glare)
+    t4 = clock()
+    result = classify(model, feats, settings.neighbours)
+    t5 = clock()
+    tokens: dict[int, dict[str, int]] = {rid: {} for rid in geometry.region_ids}
+    conf = {rid: 1.0 for rid in geometry.region_ids}
+    labels = list(result.labels)
+    if settings.one_occupant_per_region and len(det.blobs):
+        labels = _one_occupant(settings, model, det.blobs, result, labels)
+    for blob, label, c in zip(det.blobs, labels, result.confidence):
+        c = float(c) * (1.0 - blinded_share(calibration.reference, blob.bbox))
+        counts = tokens[blob.region]
+        counts[label] = counts.get(label, 0) + 1
+        conf[blob.region] = min(conf[blob.region], float(c))
+    regions = {rid: RegionView({} if rid in det.occluded else tokens[rid], rid in det.occluded,
+                               0.0 if rid in det.occluded else conf[rid]) for rid in geometry.region_ids}
+    if timings is not None:
+        for k, v in (("register", t1 - t0), ("rectify", t2 - t1), ("detect", t3 - t2), ("features", t4 - t3),
+                     ("classify", t5 - t4), ("total", clock() - t0)):
+            timings[k] = v
+    return Observation(True, regions, reg.reason, reg.stale), reg
+
+
+def _one_occupant(settings: Settings, model: Model, blobs, result, labels: list[str]) -> list[str]:
+    """Race and Lost Tribe tokens of one region take the single occupant label that fits them best
+    (rules: one race per region), unless a token clearly shows another."""
+    by_region: dict[int, list[int]] = {}
+    for i, (b, lab) in enumerate(zip(blobs, labels)):
+        if lab in OCCUPANTS:
+            by_region.setdefault(b.region, []).append(i)
+    index = {lab: k for k, lab in enumerate(model.labels)}
+    for members in by_region.values():
+        if len(members) < 2:
+            continue
+        pc = result.per_class[members]
+        best = vote(model, pc)
+        if best is None:
+            continue
+        for row, i in enumerate(members):
+            own = index[labels[i]]
+            if pc[row, best] <= settings.vote_ratio * pc[row, own] + 1e-9:
+                labels[i] = model.labels[best]
+    return labels
+
+
+def blob_features(settings: Settings, rectified: np.ndarray, blobs, glare: np.ndarray | None = None) -> np.ndarray:
+    """Feature vectors of detected blobs, one row each; ``glare`` (from the reference) is taken off first."""
+    size = settings.feature_px
+    patches = np.zeros((len(blobs), size, size, 3), np.uint8)
+    masks = np.zeros((len(blobs), size, size), np.uint8)
+    for i, b in enumerate(blobs):
+        x, y, w, h = b.bbox
+        patch = rectified[y:y + h, x:x + w]
+        if glare is not None:
+            g = glare[y:y + h, x:x + w]
+            if g.any():
+                patch = np.clip(patch - g[..., None], 0, 255).astype(np.uint8)
+        patches[i], masks[i] = normalise(patch, b.mask, size)
+    return batch_features(patches, masks)
+
+
+class Observer:
+    """A live camera: frames with their times in, an Observation out once the scene has been still."""
+
+    def __init__(self, settings: Settings, calibration: Calibration, model: Model):
+        self.settings, self.calibration, self.model = settings, calibration, model
+        self.gate = StillnessGate(settings)
+        self.registration: Registration | None = None
+
+    def feed(self, image: np.ndarray, t: float) -> Observation | None:
+        """None while things move or settle; an Observation the moment the scene has been still long enough."""
+        if image is None or getattr(image, "size", 0) == 0:
+            raise VisionError("empty frame")
+        if not self.gate.update(image, t):
+            return None
+        obs, self.registration = observe(self.settings, self.calibration, self.model, image, self.registration)
+        return obs
