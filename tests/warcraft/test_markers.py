@@ -101,7 +101,7 @@ def test_heart_of_azeroth_payment():
     play(g, "discover 107 heart-of-azeroth")
     play(g, "redeploy 107:9")
     assert why(g, "place frostmourne 107") == "not-placeable"
-    ann, ben = g.players[0].coins, g.players[1].coins
+    ann = g.players[0].coins
     play(g, "place heart-of-azeroth 107", "end")  # the Orcs in 101 are next to it
     assert g.players[0].coins == ann - 1
     assert g.wc.transfers[-1] == [0, 1, 1, "Heart of Azeroth"]

@@ -1,6 +1,5 @@
 """The Warcraft turn: Entry Regions and the travel cost, Murlocs, banner and badge values, the Faction
 Bonus, records; and the rulebook's worked examples as golden tests."""
-import json
 
 import pytest
 
