@@ -183,3 +183,20 @@ def test_bomb_faces_weigh_a_seeded_draw_by_what_is_left():
     g.wc.bomb_faces = {"exploding": 1, "dud": 5}
     from companion.rules.warcraft.actions import Detonate
     assert g.chance_weight(Detonate(101, "dud")) == 5 and g.chance_weight(Detonate(101, "exploding")) == 1
+
+
+def test_golden_blood_elves_active_forsaken_in_decline():
+    """"The Blood Elves Race Power is Active; the player ... receives one bonus Victory coin, since the Blood
+    Elves occupy a Magic Region. The same player's Forsaken's Herbalist Special Power is no longer Active
+    ... The player receives one Victory coin per Region their Forsaken occupy, but no bonus\""""
+    g = game_with("herbalist forsaken", "farmer orcs", "archaeologist blood-elves")
+    play(g, "pick forsaken", "conquer 101", "conquer 102")
+    finish(g)
+    play(g, "pick orcs", "conquer 208")
+    finish(g)
+    play(g, "decline")
+    finish(g)
+    play(g, "pick blood-elves", "conquer 101")  # a player may conquer their own In Decline region
+    finish(g)
+    assert income(g, 0) == {"regions of the Archaeologist Blood Elves": 1, "Magic regions (Blood Elves)": 1,
+                            "regions of the Herbalist Forsaken (in decline)": 1}
