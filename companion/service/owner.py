@@ -230,7 +230,7 @@ class GameOwner:
         self._alerts = kept + [a for k, a in standing.items() if k in current]
         self.question = out.question.to_json() if out.question else None
         self._publish()
-        done = "; ".join(self._log[-len(out.actions)]["text"] for _ in [0]) if out.actions else ""
+        done = self._log[-len(out.actions)]["text"] if out.actions else ""
         return Outcome(200, "ok", sentence or out.note or done or "The board agrees with the game.",
                        {"actions": [a.notation() for a in out.actions], "question": self.question,
                         "alerts": [a.to_json() for a in out.raised]})
