@@ -153,7 +153,7 @@ def one_game(job):
             "inferred": sum((t_actions & o_actions).values()), "exact": run.ours.fingerprint() == truth.fingerprint(),
             "false_alerts": len([a for a in run.alerts]), "questions": run.questions,
             "latency_ms": latency, "observe_ms": observe_ms, "injected": dict(injected), "flagged": dict(flagged),
-            "misflagged": wrong[:5], "lamp_moved": moved, "missed": sorted((t_actions - o_actions).elements()),
+            "misflagged": wrong[:5], "lamp_moved": moved, "amended": run.amended, "missed": sorted((t_actions - o_actions).elements()),
             "extra": sorted((o_actions - t_actions).elements())}
 
 
@@ -193,6 +193,7 @@ def main() -> None:
         "stillness_to_state_ms_p95": round(lat[int(0.95 * len(lat)) - 1], 1) if lat else None,
         "observe_ms_median": round(obs[len(obs) // 2], 1) if obs else None,
         "lamp_moved": sum(r["lamp_moved"] for r in results),
+        "amended_per_game": round(statistics.mean(r["amended"] for r in results), 2),
         "misflagged_examples": [m for r in results for m in r["misflagged"]][:5],
         "seconds": round(time.time() - start),
     }, indent=1))

@@ -199,6 +199,37 @@ def guess_redeploy(g: Game, tribe, seen: View, race: str | None = None) -> Redep
     return Redeploy(placement(counts), race)
 
 
+def amended_redeploy(g: Game, index: int, race: str, seen: View, skip: set[int]) -> Redeploy | None:
+    """The redeployment at ``index`` corrected by a later sight: a region of the race now shows more
+    tokens than it was given (the rest lay under a stack), while nothing has touched the race since.
+    Tokens move from the regions with the most to spare; ``None`` when nothing needs or allows it."""
+    if index >= len(g.history) or not isinstance(g.history[index], Redeploy):
+        return None
+    action = g.history[index]
+    given = dict(action.tokens)
+    if not given or sorted(g.regions_of(race)) != sorted(given) or \
+            any(g.regions[r].race != race or g.regions[r].tokens != n for r, n in given.items()):
+        return None  # touched since: conquered, declined or moved
+    label = race + ("-decline" if g.tribes[race].in_decline else "")
+    low = {r: (1 if r in skip else max(1, seen.get(r, {}).get(label, 0))) for r in given}
+    need = {r: low[r] - n for r, n in given.items() if low[r] > n}
+    if not need:
+        return None
+    spare = {r: n - low[r] for r, n in given.items() if n > low[r]}
+    if sum(need.values()) > sum(spare.values()):
+        return None
+    counts = dict(given)
+    for r, n in need.items():
+        counts[r] += n
+        while n:
+            donor = max(spare, key=lambda d: (spare[d], -d))
+            take = min(n, spare[donor])
+            counts[donor] -= take
+            spare[donor] -= take
+            n -= take
+    return Redeploy(placement(counts), action.race)
+
+
 def resettlement(g: Game, tribe, seen: View) -> Resettle | None:
     """The defender's tokens seen back on their regions; unseen ones go to the biggest stack."""
     label = tribe.name + ("-decline" if tribe.in_decline else "")

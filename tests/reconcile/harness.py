@@ -15,6 +15,7 @@ class Run:
     ours: Game
     alerts: list = field(default_factory=list)
     questions: int = 0
+    amended: int = 0
 
 
 def invisible(before, after, action) -> bool:
@@ -53,6 +54,9 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
             out = f.observe(ours, sight) if hasattr(sight, "regions") else f.see(ours, sight)
         for a in out.actions:
             ours.apply(a)
+        for index, a in out.amend:
+            ours.replace(index, a)
+        run.amended += len(out.amend)
         run.alerts += out.raised
         if out.question:
             run.questions += 1

@@ -50,3 +50,31 @@ def test_one_misread_of_the_next_players_race_does_not_end_the_turn():
     out = Follower().see(g, seen)
     assert not any(a.notation() == "end" for a in out.actions)
     assert g.turn.player == 0
+
+
+def test_a_redeployment_seen_under_a_stack_is_amended_when_a_later_sight_shows_more():
+    g = play(game_with("alchemist ratmen", "berserk amazons"), "pick ratmen", "conquer 4", "conquer 9")
+    f = Follower()
+    seen = expected_view(g)
+    f.last_seen = {**expected_view(g), 4: {"ratmen": 3}, 9: {"ratmen": 1}}  # truly 4:6 9:6: stacks hide
+    redeploy = f.redeployed(g).actions
+    assert [a.notation() for a in redeploy] == ["redeploy 4:11 9:1"]  # the unseen ones on the biggest stack
+    play(g, "redeploy 4:11 9:1", "end", "pick amazons")
+    later = expected_view(g)
+    later[4], later[9] = {"ratmen": 2}, {"ratmen": 6}  # the same tokens, seen from a better angle
+    out = f.see(g, later)
+    assert out.alerts == [] and [(i, a.notation()) for i, a in out.amend] == [(3, "redeploy 4:6 9:6")]
+    g.replace(*out.amend[0])
+    assert f.see(g, later).amend == []  # nothing more to correct
+
+
+def test_a_redeployment_touched_since_is_not_amended():
+    g = play(game_with("alchemist ratmen", "berserk amazons"), "pick ratmen", "conquer 4", "conquer 9")
+    f = Follower()
+    f.last_seen = {**expected_view(g), 4: {"ratmen": 3}, 9: {"ratmen": 1}}
+    play(g, *(a.notation() for a in f.redeployed(g).actions), "end", "pick amazons", "conquer 20", "conquer 13")
+    assert (g.regions[13].race, g.regions[9].race) == ("amazons", "ratmen")
+    play(g, "redeploy 13:1 20:9", "end", "conquer 3")  # the Ratmen move on: their redeployment is history
+    later = expected_view(g)
+    later[9] = {"ratmen": 6}
+    assert f.see(g, later).amend == []
