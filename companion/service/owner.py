@@ -18,6 +18,7 @@ from .. import inputs as hw
 from ..rules import actions as A
 from ..rules import ruleset as rulesets
 from ..rules.game import CHANCE, Game
+from ..rules.setup import Setup
 from ..shuffle import roll_die
 from . import codes, views, wording
 from ..reconcile import Follower, follows
@@ -143,7 +144,7 @@ class GameOwner:
 
     def _new_game(self, item: NewGame) -> Outcome:
         try:
-            setup = self._with_table_values(item.setup)
+            setup = self._with_table_values(Setup.from_json(item.setup.to_json()))  # stored as it will be read
             game = Game(setup)
         except (ValueError, KeyError) as exc:
             return Outcome(400, "bad-setup", str(exc))
