@@ -193,7 +193,9 @@ def test_a_finished_warcraft_game_its_record_and_replay(app, service, tmp_path, 
     assert [s["coins"][-1] for s in end["chart"]] == end["coins"]
     b = Browser(app)
     gid = service.owner.published.game_id
-    assert b"Winner" in b.page(f"/games/{gid}").data
+    page = b.page(f"/games/{gid}").data
+    assert b"Winner" in page and b"Small World of Warcraft" in page
+    assert b"Small World of Warcraft" in b.page("/games").data
     record = b.get(f"/games/{gid}/record.jsonl").data.decode()
     header = json.loads(record.splitlines()[0])
     assert header["ruleset"] == "warcraft" and '"act": "values"' in record  # read at the table, in the record
