@@ -251,3 +251,15 @@ def test_the_demo_and_its_configuration_take_a_ruleset(capsys):
     assert main(["demo", "--ruleset", "chess", "--port", "0"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("companion demo: --ruleset: unknown ruleset 'chess'") and "\n" not in err
+
+
+def test_the_gnomes_player_rolls_their_free_die_from_the_phone(app, service):
+    start(service, setup_with("farmer gnomes", "sailing naga"))
+    table, (ann, ben) = seats(app)
+    for notation in ("pick gnomes", "conquer 101", "airborne 203"):
+        assert ann.post("/api/action", {"action": notation}).json["ok"], notation
+    assert "airborne assault" in table.get("/api/state").json["step"]
+    assert ben.post("/api/roll", {"face": 2}).json["code"] == "not-your-turn"
+    r = ann.post("/api/roll", {"face": 2})
+    assert r.status_code == 200 and "shows 2" in r.json["sentence"]
+    assert table.get("/api/state").json["current"] == 0
