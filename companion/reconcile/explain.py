@@ -43,9 +43,11 @@ def search(game: Game, seen: View, skip: set[int], hints: Hints,
     nodes = 0
 
     def score(e: Explanation):
-        # fewest differences left; then the closest count (a stack may hide tokens, but an exact
-        # match is likelier); then the fewest actions
-        return (len(e.remaining), slack(e.game), len(e.actions))
+        # fewest differences left, where ending a turn the table did not end counts as one (a single
+        # misread must not move the game on by a turn); then the closest count (a stack may hide
+        # tokens, but an exact match is likelier); then the fewest actions
+        turns = sum(isinstance(a, EndTurn) for a in e.actions)
+        return (len(e.remaining) + turns, slack(e.game), len(e.actions))
 
     def slack(g: Game) -> int:
         want = expected_view(g)

@@ -74,8 +74,18 @@ def view_of(observation) -> tuple[View, set[int]]:
     return seen, hidden
 
 
+def unsure_of(observation, below: float) -> set[int]:
+    """Regions where vision read tokens with a confidence under ``below``: likely misreads (glare,
+    blur), so the follower neither acts on them alone nor raises an alert for them."""
+    return {int(rid) for rid, region in observation.regions.items()
+            if region.tokens and not region.occluded and region.confidence < below}
+
+
 class Follower:
-    def __init__(self):
+    """``unsure_below``: a region read with a lower vision confidence is unsure (see ``unsure_of``)."""
+
+    def __init__(self, unsure_below: float = 0.2):
+        self.unsure_below = unsure_below
         self.hints = Hints()
         self.alerts: dict[tuple, Alert] = {}
         self.accepted: dict[int, tuple] = {}  # region -> what the camera sees there, accepted by the table
@@ -88,30 +98,43 @@ class Follower:
         if not observation.registered:
             return Outcome(alerts=list(self.alerts.values()), note=f"board not registered: {observation.reason}")
         seen, hidden = view_of(observation)
-        return self.see(game, seen, hidden)
+        return self.see(game, seen, hidden, unsure_of(observation, self.unsure_below))
 
-    def see(self, game: Game, seen: View, hidden: set[int] = frozenset()) -> Outcome:
-        """Reconcile a still view of the board with the game."""
+    def see(self, game: Game, seen: View, hidden: set[int] = frozenset(),
+            unsure: set[int] = frozenset()) -> Outcome:
+        """Reconcile a still view of the board with the game. Regions in ``hidden`` are not judged;
+        those in ``unsure`` only confirm an explanation found elsewhere, or one that fits them exactly."""
         self.last_seen = seen
         seen = self._with_accepted(game, seen)
+        hidden = set(hidden)
         if not differences(game, seen, hidden, self.unseen):
             self.alerts.clear()
             self.question = None
             self._remember_unseen(game, seen, [])
             return Outcome()
-        found = search(game, seen, set(hidden), self.hints, self.unseen)
+        found = search(game, seen, hidden | set(unsure), self.hints, self.unseen)
         if len(found) > 1 and found[0].actions and not found[0].remaining:
-            options = tuple(tuple(e.actions) for e in found)
-            self.question = Question("Two moves fit what the camera sees: which one was played?", options)
-            return Outcome(alerts=list(self.alerts.values()), question=self.question)
+            return self._ask(found)
         best = found[0]
+        doubtful = [d for d in differences(best.game, seen, hidden, self.unseen) if d.region in unsure]
+        if doubtful and not best.remaining:  # the unsure regions may show one more move: only if it fits exactly
+            more = search(best.game, seen, hidden, self.hints, self.unseen)
+            if more[0].actions and not more[0].remaining:
+                if len(more) > 1:
+                    return self._ask([type(m)(best.actions + m.actions, m.game, []) for m in more])
+                best = type(best)(best.actions + more[0].actions, more[0].game, [])
         self.question = None
         self._used(best.actions)
-        self._remember_unseen(best.game, seen, best.remaining)
+        self._remember_unseen(best.game, _trusting(best.game, seen, unsure), best.remaining)
         alerts = {self._key(d.region, seen): a for d, a in classify(best.game, best.remaining, seen)}
         raised = [a for k, a in alerts.items() if k not in self.alerts]
         self.alerts = alerts
         return Outcome(actions=best.actions, alerts=list(alerts.values()), raised=raised)
+
+    def _ask(self, found) -> Outcome:
+        options = tuple(tuple(e.actions) for e in found)
+        self.question = Question("Two moves fit what the camera sees: which one was played?", options)
+        return Outcome(alerts=list(self.alerts.values()), question=self.question)
 
     def die(self, game: Game, face: int) -> Outcome:
         """The Reinforcement Die was rolled (button, scoring box or a typed face)."""
@@ -227,6 +250,14 @@ class Follower:
             else:
                 del self.accepted[region]
         return out
+
+
+def _trusting(game: Game, seen: View, unsure: set[int]) -> View:
+    """The sight with its unsure regions read as the game has them."""
+    if not unsure:
+        return seen
+    want = expected_view(game)
+    return {rid: (dict(want.get(rid, {})) if rid in unsure else labels) for rid, labels in seen.items()}
 
 
 def _legal_in_turn(game: Game, actions: list[Action]) -> bool:

@@ -885,7 +885,7 @@ class Game:
     def fingerprint(self) -> tuple:
         """Everything the state holds, as plain comparable data: equal fingerprints, equal games."""
         tribes = tuple(sorted((name, t.power.name, t.owner, t.in_decline, t.hand, t.reserve, t.turns_active,
-                               t.holes_placed, t.readied, t.conquests_over, t.redeployed, tuple(t.conquered),
+                               t.holes_placed, t.readied, t.conquests_over, t.redeployed, tuple(sorted(t.conquered)),
                                t.conquered_nonempty) for name, t in self.tribes.items()))
         return (self.phase, self.round, self.finished, tribes,
                 tuple((rid, rs.race, rs.tokens, tuple(sorted(rs.markers.items())))

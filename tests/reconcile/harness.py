@@ -23,7 +23,8 @@ def invisible(before, after, action) -> bool:
 
 
 def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None, before_sight=None) -> Run:
-    """Replay ``truth`` through the follower; ``seen_of(game)`` is what the camera reports of a board.
+    """Replay ``truth`` through the follower; ``seen_of(game)`` is what the camera reports of a board
+    (a view, or a vision ``Observation``).
     ``before_sight(ours, follower)`` runs before each sight (a benchmark injects illegal moves there)."""
     live, ours = Game(truth.setup), Game(truth.setup)
     f = follower or Follower()
@@ -48,7 +49,8 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
         else:
             if before_sight is not None:
                 before_sight(ours, f)
-            out = f.see(ours, seen_of(live))
+            sight = seen_of(live)
+            out = f.observe(ours, sight) if hasattr(sight, "regions") else f.see(ours, sight)
         for a in out.actions:
             ours.apply(a)
         run.alerts += out.raised
