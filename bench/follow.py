@@ -2,7 +2,7 @@
 hand between still boards, the hard tier's light and blur), through stillness, observation and
 reconciliation; illegal conquests injected along the way. Prints JSON.
 
-    python bench/follow.py [--games4 20] [--games5 10] [--tier hard] [--size 1280x720] [--workers 2]
+    python bench/follow.py [--games4 20] [--games5 10] [--tier hard] [--size 1920x1080] [--workers 2]
 """
 from __future__ import annotations
 
@@ -162,7 +162,7 @@ def main() -> None:
     parser.add_argument("--games4", type=int, default=20)
     parser.add_argument("--games5", type=int, default=10)
     parser.add_argument("--tier", default="hard", choices=sorted(TIERS))
-    parser.add_argument("--size", default="1280x720", help="frame size, WxH (default 1280x720)")
+    parser.add_argument("--size", default="1920x1080", help="frame size, WxH (default 1920x1080, as bench/vision.py)")
     parser.add_argument("--inject", type=float, default=0.08, help="chance of an injected illegal conquest per sight")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     args = parser.parse_args()

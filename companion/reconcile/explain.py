@@ -69,7 +69,7 @@ def search(game: Game, seen: View, skip: set[int], hints: Hints,
             best.append(here)
         if not diffs or len(actions) >= MAX_DEPTH or nodes >= MAX_NODES:
             return
-        for action, uses_die in propose(g, seen, diffs, die, hints):
+        for action, uses_die in propose(g, seen, diffs, die, hints, skip):
             if g.explain(action) is not None:
                 continue
             nxt = g.copy()
@@ -110,8 +110,10 @@ def _enabling(action: Action) -> bool:
     return isinstance(action, (Pick, EndTurn, Redeploy, Roll, Attempt, Resettle))
 
 
-def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints: Hints):
-    """Candidate next actions, as (action, uses the die) pairs, from where the picture differs."""
+def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints: Hints,
+            unknown: set[int] = frozenset()):
+    """Candidate next actions, as (action, uses the die) pairs, from where the picture differs;
+    ``unknown``: regions the camera cannot read now."""
     out: list[tuple[Action, bool]] = []
     if g.finished or g.current_player < 0:
         return out
@@ -120,7 +122,7 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
     changed = {d.region for d in diffs}
     if phase == "resettlement":
         seat, race = g.resettle_queue[0]
-        action = resettlement(g, g.tribes[race], seen)
+        action = resettlement(g, g.tribes[race], seen, unknown)
         return [(action, False)] if action else []
     if phase == "final-roll":
         return [(Roll(die), True)] if die is not None else []
@@ -148,7 +150,7 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
                     if d.missing and not tribe.conquered:
                         out.append((Abandon(d.region, tribe.name), False))
             if moved or (tribe.readied and (others_moved or hints.end_turn or active_moved(g, me, diffs))):
-                out.append((guess_redeploy(g, tribe, seen, race=tribe.name), False))
+                out.append((guess_redeploy(g, tribe, seen, race=tribe.name, unknown=unknown), False))
     if active is not None and phase == "conquest":
         name = active.name
         for d in diffs:
@@ -172,7 +174,7 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
             out.append((Attempt(hints.target), True))
         placed = any(d.label in (pieces.HERO, pieces.ENCAMPMENT) for d in diffs)
         if others_moved or hints.end_turn or placed or any(_tokens_moved(g, active, d) for d in diffs):
-            out.append((guess_redeploy(g, active, seen), False))
+            out.append((guess_redeploy(g, active, seen, unknown=unknown), False))
     if active is not None and phase == "redeployment":
         marker_action = markers(g, active, seen, changed)
         out += [(a, False) for a in marker_action]
@@ -198,8 +200,9 @@ def _tokens_moved(g: Game, tribe, d: Difference) -> bool:
     return d.label == tribe.name and g.regions[d.region].race == tribe.name and (d.seen > d.expected or d.missing)
 
 
-def guess_redeploy(g: Game, tribe, seen: View, race: str | None = None) -> Redeploy:
-    """The redeployment the camera shows; tokens it cannot see are on the biggest stack."""
+def guess_redeploy(g: Game, tribe, seen: View, race: str | None = None, unknown: set[int] = frozenset()) -> Redeploy:
+    """The redeployment the camera shows; tokens it cannot see are on a region it cannot read now
+    (``unknown``), else on the biggest stack. A later sight may amend it (``amended_redeploy``)."""
     label = tribe.name + ("-decline" if tribe.in_decline else "")
     held = g.regions_of(tribe.name)
     total = g.tokens_to_redeploy(tribe)
@@ -213,7 +216,7 @@ def guess_redeploy(g: Game, tribe, seen: View, race: str | None = None) -> Redep
     if spare < 0:
         return Redeploy(placement(counts), race)  # more seen than there are: explain() refuses it
     if spare:  # tokens under a stack: the biggest stack seen hides them most likely
-        biggest = max(held, key=lambda r: (seen.get(r, {}).get(label, 0), g.regions[r].tokens, -r))
+        biggest = max(held, key=lambda r: (r in unknown, seen.get(r, {}).get(label, 0), g.regions[r].tokens, -r))
         counts[biggest] += spare
     return Redeploy(placement(counts), race)
 
@@ -249,8 +252,9 @@ def amended_redeploy(g: Game, index: int, race: str, seen: View, skip: set[int])
     return Redeploy(placement(counts), action.race)
 
 
-def resettlement(g: Game, tribe, seen: View) -> Resettle | None:
-    """The defender's tokens seen back on their regions; unseen ones go to the biggest stack."""
+def resettlement(g: Game, tribe, seen: View, unknown: set[int] = frozenset()) -> Resettle | None:
+    """The defender's tokens seen back on their regions; unseen ones go to a region the camera cannot
+    read now, else to the biggest stack."""
     label = tribe.name + ("-decline" if tribe.in_decline else "")
     held = g.regions_of(tribe.name)
     if not held:
@@ -260,7 +264,7 @@ def resettlement(g: Game, tribe, seen: View) -> Resettle | None:
     if spare < 0:
         return None
     if spare:
-        biggest = max(held, key=lambda r: (g.regions[r].tokens + adds[r], -r))
+        biggest = max(held, key=lambda r: (r in unknown, g.regions[r].tokens + adds[r], -r))
         adds[biggest] += spare
     enc = None
     if tribe.power.resettles_markers(g, tribe) and tribe.active:

@@ -93,6 +93,7 @@ class Follower:
         self.alerts: dict[tuple, Alert] = {}
         self.accepted: dict[int, tuple] = {}  # region -> what the camera sees there, accepted by the table
         self.last_seen: View | None = None
+        self.last_unknown: set[int] = set()  # regions of the last sight that could not be read
         self.question: Question | None = None
         self.unseen: dict[str, int] = {}
         self.redeploys: dict[str, int] = {}  # race -> index of its last redeployment in the history
@@ -111,6 +112,7 @@ class Follower:
         self.last_seen = seen
         seen = self._with_accepted(game, seen)
         hidden = set(hidden)
+        self.last_unknown = hidden | set(unsure)
         if not differences(game, seen, hidden, self.unseen):
             self.alerts.clear()
             self.question = None
@@ -162,7 +164,7 @@ class Follower:
         """"Accept what the camera saw / end the step": what the camera shows, then the troop
         redeployment as seen and the end of the turn (or the resettlement as seen)."""
         seen = self._with_accepted(game, self.last_seen or expected_view(game))
-        first = self.see(game, seen) if self.last_seen is not None else Outcome()
+        first = self.see(game, seen, self.last_unknown) if self.last_seen is not None else Outcome()
         if first.question is not None:
             return first
         g = game.copy()
@@ -172,9 +174,9 @@ class Follower:
         active = g.active_tribe(g.turn.player) if g.current_player >= 0 else None
         action = None
         if g.phase == "conquest" and active is not None:
-            action = guess_redeploy(g, active, seen)
+            action = guess_redeploy(g, active, seen, unknown=self.last_unknown)
         elif g.phase == "resettlement":
-            action = resettlement(g, g.tribes[g.resettle_queue[0][1]], seen)
+            action = resettlement(g, g.tribes[g.resettle_queue[0][1]], seen, self.last_unknown)
         if action is not None and g.explain(action) is None:
             g.apply(action)
             steps.append(action)
@@ -195,7 +197,7 @@ class Follower:
         if game.phase != "conquest" or active is None:
             return Outcome(alerts=list(self.alerts.values()), note="no redeployment to take now")
         seen = self._with_accepted(game, self.last_seen or expected_view(game))
-        action = guess_redeploy(game, active, seen)
+        action = guess_redeploy(game, active, seen, unknown=self.last_unknown)
         if game.explain(action) is not None:
             return Outcome(alerts=list(self.alerts.values()), note="the redeployment seen does not fit")
         g = game.copy()
