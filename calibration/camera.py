@@ -1,8 +1,8 @@
 """Step 1, the camera: how many pixels each board millimetre gets, where to mount it, and the lock.
 
 Pixels per millimetre come from the registered markers (their known size against their size in
-the picture). Tokens are read on a board rectified at ``Settings.px_per_mm``; a camera giving
-fewer pixels than that cannot read them. Mount height follows from a pinhole camera: a lens of
+the picture). A token is read from a patch of ``Settings.feature_px`` pixels square; a camera
+giving a token fewer pixels than that cannot read it. Mount height follows from a pinhole camera: a lens of
 horizontal field of view F at height h over the board spans 2 h tan(F/2) millimetres.
 """
 from __future__ import annotations
@@ -61,7 +61,7 @@ def check(settings: Settings, board: Board, image: np.ndarray, fov_deg: float = 
         raise CalibrationError("camera: empty frame")
     h, w = image.shape[:2]
     found = _markers(image)
-    needed = settings.px_per_mm
+    needed = settings.feature_px / board.token_mm  # a token must span at least one feature patch
     tan = math.tan(math.radians(fov_deg) / 2)
     span = max(board.width_mm, board.height_mm * w / h)  # the frame dimension that limits the board
     highest_readable = w / (2 * tan * needed)

@@ -192,11 +192,11 @@ def validate_polygon(board: Board, rid: int, polygon) -> np.ndarray:
     if (pts[:, 0] < x0 - 1).any() or (pts[:, 0] > x1 + 1).any() or (pts[:, 1] < y0 - 1).any() or \
             (pts[:, 1] > y1 + 1).any():
         raise CalibrationError(f"region {rid}: field 'polygon' goes outside the play area")
+    if _self_intersects(pts):
+        raise CalibrationError(f"region {rid}: the outline crosses itself")
     area = abs(cv2.contourArea(pts.astype(np.float32)))
     if area < (board.token_mm ** 2):
         raise CalibrationError(f"region {rid}: the outline encloses {area:.0f} mm², smaller than one token")
-    if _self_intersects(pts):
-        raise CalibrationError(f"region {rid}: the outline crosses itself")
     return pts
 
 
