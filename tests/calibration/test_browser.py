@@ -39,6 +39,7 @@ def server(tmp_path):
 def test_guided_calibration_in_chromium(server, table):
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     expect = sync_api.expect
+    expect.set_options(timeout=30000)  # a shared machine can be slow; nothing here asserts a time
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:

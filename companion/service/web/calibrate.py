@@ -164,6 +164,9 @@ def rectified():
     return send_file(p, mimetype="image/png", max_age=0)
 
 
+_SCHEMATICS: dict = {}
+
+
 def _regions_view(st) -> dict:
     from vision import layout
     from vision.errors import GeometryError
@@ -173,9 +176,11 @@ def _regions_view(st) -> dict:
     out = {"map": b.map, "order": regions.prompts(b.map), "px_per_mm": r.px_per_mm, "origin_mm": list(r.origin),
            "size_px": list(r.size), "seeds": {str(k): v for k, v in st.seeds.items()}, "polygons": {},
            "problems": []}
-    schematic = layout.generate(maps.load(b.map))
-    out["schematic"] = {"size_mm": [schematic.width_mm, schematic.height_mm],
-                        "polygons": {str(k): v.round(1).tolist() for k, v in schematic.regions.items()}}
+    if b.map not in _SCHEMATICS:  # the companion's own drawing of the map, made once
+        g = layout.generate(maps.load(b.map))
+        _SCHEMATICS[b.map] = {"size_mm": [g.width_mm, g.height_mm],
+                              "polygons": {str(k): v.round(1).tolist() for k, v in g.regions.items()}}
+    out["schematic"] = _SCHEMATICS[b.map]
     if st.folder.status()["regions"] in ("done", "outdated"):
         try:
             g = load(st.folder.file("geometry.json"))
