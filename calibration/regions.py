@@ -128,7 +128,7 @@ def _outline(mask: np.ndarray, r, px_per_mm: float) -> np.ndarray | None:
     if not contours:
         return None
     c = max(contours, key=cv2.contourArea)
-    c = cv2.approxPolyDP(c, 0.6, True).reshape(-1, 2).astype(np.float64)
+    c = cv2.approxPolyDP(c, 1.0, True).reshape(-1, 2).astype(np.float64)
     if len(c) < 3:
         return None
     # Pixel centres to pixel edges: a filled contour covers half a pixel more on every side.

@@ -89,9 +89,14 @@ def test_guided_calibration_in_chromium(server, table):
             cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
             page.mouse.move(cx, cy)
             page.mouse.down()
-            page.mouse.move(cx + 3, cy + 2)
+            page.mouse.move(cx + 1, cy)
             page.mouse.up()
             page.click("#save-outline")
+            for _ in range(150):  # the answer, or the one line saying why the outline was refused
+                if page.locator("#error").inner_text() or page.locator("#message").inner_text() == "Outline saved.":
+                    break
+                page.wait_for_timeout(200)
+            assert page.locator("#error").inner_text() == ""
             expect(page.locator("#message")).to_have_text("Outline saved.")
             # 5. tokens
             page.goto(f"{server.url}/calibrate/tokens")
