@@ -2,7 +2,8 @@
 
 Three tiers (clean, realistic, hard) on the four maps, with a token printing (design seed) that
 development never used. Reports per-region accuracy, the share of frames with every region right,
-and median / 95th-percentile time per frame of ``observe`` on one thread, by stage.
+and median / 95th-percentile time per frame on one thread, by stage: the stillness test
+(thumbnail and comparison) and the stages of ``observe``; ``total`` is their sum.
 
     python bench/vision.py                 # full run: 75 frames per map and tier (900 frames)
     python bench/vision.py --frames 10     # quick run
@@ -34,8 +35,9 @@ from vision.classify import enroll  # noqa: E402
 from vision.observe import Calibration, observe  # noqa: E402
 from vision.render import TIERS, Session, enrollment_samples, random_state  # noqa: E402
 from vision.settings import Settings  # noqa: E402
+from vision.still import is_still, thumbnail  # noqa: E402
 
-STAGES = ("register", "rectify", "detect", "features", "classify", "total")
+STAGES = ("still", "register", "rectify", "detect", "features", "classify", "total")
 
 
 def run(args) -> dict:
@@ -51,6 +53,8 @@ def run(args) -> dict:
         times = {k: [] for k in STAGES}
         regions = right = frames = perfect = 0
         errors = Counter()
+        confidences = {True: [], False: []}
+        cpu = []
         per_map = {}
         for name in args.maps:
             geo = layout.generate(maps.load(name))
@@ -62,12 +66,21 @@ def run(args) -> dict:
                 seed = 1000 * (args.seed + 1) + 17 * s + sum(map(ord, name)) + 131 * len(tier)
                 session = Session(geo, seed, args.design_seed, TIERS[tier])
                 calibration = Calibration.build(settings, geo, session.empty())
-                prior = None
+                prior = previous = None
                 rng = np.random.default_rng(seed)
                 for _ in range(n):
                     img, truth = session.frame(random_state(geo, rng), rng=rng)
                     timing = {}
+                    c0 = time.process_time()
+                    t0 = time.perf_counter()
+                    thumb = thumbnail(settings, img)
+                    is_still(settings, previous, thumb)
+                    still_s = time.perf_counter() - t0
+                    previous = thumb
                     obs, prior = observe(settings, calibration, model, img, prior, timing)
+                    timing["still"] = still_s
+                    timing["total"] += still_s
+                    cpu.append((time.process_time() - c0) * 1000)
                     for k in STAGES:
                         times[k].append(timing.get(k, 0.0) * 1000)
                     ok_frame = obs.registered
@@ -87,6 +100,8 @@ def run(args) -> dict:
                                 errors["label"] += 1
                         m_regions += 1
                         m_right += ok
+                        if seen is not None and not seen.occluded:
+                            confidences[bool(ok)].append(seen.confidence)
                     frames += 1
                     perfect += ok_frame
                     done += 1
@@ -101,6 +116,11 @@ def run(args) -> dict:
             "frames_perfect": round(perfect / max(frames, 1), 4),
             "region_accuracy_by_map": per_map,
             "wrong_regions": dict(errors),
+            "confidence_median": {"right": round(float(np.median(confidences[True] or [0])), 3),
+                                  "wrong": round(float(np.median(confidences[False] or [0])), 3)},
+            # CPU time of this process per frame: close to the wall time on an idle machine.
+            "cpu_ms_median_total": round(float(np.median(cpu)), 2),
+            "cpu_ms_p95_total": round(float(np.percentile(cpu, 95)), 2),
             "ms_median": {k: round(float(np.median(v)), 2) for k, v in times.items()},
             "ms_p95": {k: round(float(np.percentile(v, 95)), 2) for k, v in times.items()},
         }

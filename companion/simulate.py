@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from .rules.actions import Roll
-from .rules.game import Game
+from .rules.game import CHANCE, Game
 from .rules.setup import Setup
 from .shuffle import roll_die
 
@@ -17,6 +17,9 @@ def choose(game: Game, rng: random.Random):
     if game.phase == "final-roll":
         return Roll(roll_die(rng))
     actions = game.legal_actions()
+    weight = getattr(game, "chance_weight", None)  # a ruleset's hidden faces, drawn in proportion
+    if weight is not None and game.current_player == CHANCE:
+        return rng.choices(actions, weights=[weight(a) for a in actions])[0]
     rolls = [a for a in actions if isinstance(a, Roll)]
     if rolls and len(rolls) < len(actions) and rng.random() < 0.5:
         return Roll(roll_die(rng))  # Berserk rolls before a conquest: the face is chance, not a choice

@@ -9,7 +9,7 @@ import json
 from importlib import resources
 from pathlib import Path
 
-from .model import SYMBOLS, TERRAINS, WATER, Board, Region
+from .model import SYMBOLS, TERRAINS, Board, Region
 
 FORMAT = "smallworld-map/1"
 _FLAGS = ("lost_tribe", "border", "entry", "coastal")

@@ -170,7 +170,7 @@ class Classified:
     per_class: np.ndarray | None = None  # (N, labels) squared distance to the nearest view of each label
 
 
-def classify(model: Model, features: np.ndarray) -> Classified:
+def classify(model: Model, features: np.ndarray, neighbours: int = 1) -> Classified:
     """The nearest enrolled label for each feature vector (rows of ``features``)."""
     if len(features) == 0:
         return Classified((), np.zeros(0), np.zeros(0))
@@ -178,8 +178,16 @@ def classify(model: Model, features: np.ndarray) -> Classified:
     d2 = (q ** 2).sum(1)[:, None] - 2 * q @ model.vectors.T + (model.vectors ** 2).sum(1)[None, :]
     d2 = np.maximum(d2, 0)
     n_labels = len(model.labels)
-    starts = np.searchsorted(model.targets, np.arange(n_labels))  # targets are sorted by enrollment
-    per_class = np.minimum.reduceat(d2, starts, axis=1)
+    starts = np.searchsorted(model.targets, np.arange(n_labels + 1))  # targets are sorted by enrollment
+    k = max(1, int(neighbours))
+    if k == 1:
+        per_class = np.minimum.reduceat(d2, starts[:-1], axis=1)
+    else:  # mean of each label's k nearest views
+        per_class = np.empty((len(q), n_labels), np.float32)
+        for li in range(n_labels):
+            block = d2[:, starts[li]:starts[li + 1]]
+            kk = min(k, block.shape[1])
+            per_class[:, li] = np.partition(block, kk - 1, axis=1)[:, :kk].mean(1)
     order = np.argsort(per_class, 1)
     best = per_class[np.arange(len(q)), order[:, 0]]
     second = per_class[np.arange(len(q)), order[:, 1]] if n_labels > 1 else best * 4 + 1

@@ -45,9 +45,15 @@ class Reference:
             raise VisionError("reference image does not match the rectified board size")
         self.raster = raster
         self.image = cv2.blur(rectified_empty, (3, 3))
-        self.sample = self.image[::8, ::8].reshape(-1, 3).astype(np.float32)
+        # The darkest and brightest the board shows within a pixel of each point: a frame that stays
+        # inside this envelope is unchanged, even if printed detail moved by a pixel.
+        k = np.ones((3, 3), np.uint8)
+        self.low, self.high = cv2.erode(self.image, k), cv2.dilate(self.image, k)
         # Per-pixel difference (sum over channels) that counts as a change, before exposure gain.
         self.limit = ((self.image.astype(np.float32).mean(2) + 12.0) * 3 * settings.diff_threshold)
+        # Where the lamp blinds the camera, a token's colours cannot be trusted.
+        self.blinded = cv2.integral((self.image.max(2) >= settings.saturated).astype(np.uint8))
+        self.glare = _glare(settings, raster, self.image) if settings.glare_correction else None
         # Edges already on the board (borders, print), widened to forgive a pixel of misregistration.
         gray = cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
         grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
@@ -55,23 +61,67 @@ class Reference:
         self.edge_limit = base + settings.edge_threshold * (gray.astype(np.float32) + 12.0)
 
 
-def _gain(frame: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """Per-channel exposure change between frame and reference (median ratio on a sparse grid)."""
-    f = frame[::8, ::8].reshape(-1, 3).astype(np.float32)
-    ok = r.min(1) > 10
-    if ok.sum() < 50:
-        return np.ones(3, np.float32)
-    return np.median(f[ok] / r[ok], axis=0).astype(np.float32)
+def blinded_share(reference: Reference, bbox) -> float:
+    """Share of a box (x, y, w, h) of the rectified board where glare saturates the reference."""
+    x, y, w, h = bbox
+    ii = reference.blinded
+    total = ii[y + h, x + w] - ii[y, x + w] - ii[y + h, x] + ii[y, x]
+    return float(total) / max(w * h, 1)
+
+
+def _glare(settings: Settings, raster: Raster, image: np.ndarray) -> np.ndarray | None:
+    """The lamp's specular glare in the reference: a smooth, colourless excess over each region's own
+    colour (a low percentile of the region). None when there is none worth correcting."""
+    lab = raster.nearest[::3, ::3].ravel()
+    px = image[::3, ::3].reshape(-1, 3).astype(np.float32)
+    keep = lab >= 0
+    lab, px = lab[keep], px[keep]
+    order = np.argsort(lab, kind="stable")
+    lab, px = lab[order], px[order]
+    starts = np.searchsorted(lab, np.arange(len(raster.ids) + 1))
+    base = np.zeros((len(raster.ids) + 1, 3), np.float32)
+    for k in range(len(raster.ids)):
+        if starts[k + 1] > starts[k]:
+            base[k] = np.percentile(px[starts[k]:starts[k + 1]], 30, axis=0)
+    excess = (image.astype(np.float32) - base[raster.nearest]).min(2)
+    excess = cv2.GaussianBlur(np.maximum(excess, 0), (0, 0), 3.0 * raster.px_per_mm)
+    excess[excess < settings.glare_min] = 0
+    return excess if excess.max() > 0 else None
+
+
+def _light(settings: Settings, frame: np.ndarray, reference: Reference) -> np.ndarray:
+    """How the light changed since the reference: per-channel gain as a coarse grid of cells (median
+    frame/reference ratio in each, so tokens covering part of a cell do not matter)."""
+    step = 12
+    f = frame[::step, ::step].astype(np.float32)
+    r = reference.image[::step, ::step].astype(np.float32)
+    ratio = f / np.maximum(r, 10.0)
+    gy, gx = settings.light_cells
+    h, w = ratio.shape[:2]
+    ch, cw = max(1, h // gy), max(1, w // gx)
+    gy, gx = h // ch, w // cw
+    cells = ratio[:gy * ch, :gx * cw].reshape(gy, ch, gx, cw, 3).transpose(0, 2, 1, 3, 4)
+    grid = np.median(cells.reshape(gy, gx, ch * cw, 3), axis=2).astype(np.float32)
+    overall = np.median(grid.reshape(-1, 3), axis=0)
+    return grid if np.abs(grid / overall - 1).max() > settings.light_tolerance else overall
 
 
 def changed(settings: Settings, reference: Reference, rectified: np.ndarray) -> np.ndarray:
     """Pixels whose colour differs from the reference by more than ``settings.diff_threshold`` (uint8 0/1)."""
     frame = cv2.blur(rectified, (3, 3))
-    g = _gain(frame, reference.sample)
-    ref = cv2.multiply(reference.image, tuple(float(v) for v in g) + (0.0,), dtype=cv2.CV_8U)
-    total = cv2.transform(cv2.absdiff(frame, ref), np.ones((1, 3), np.float32))
-    gain = float(g.mean())
-    colour = total > reference.limit * gain
+    g = _light(settings, frame, reference)
+    # Undo the change of light on the frame, then measure how far it leaves the board's envelope.
+    if g.ndim == 1:
+        lut = np.clip(np.arange(256, dtype=np.float32)[:, None] / np.maximum(g, 1e-3)[None, :] + 0.5, 0, 255)
+        level = cv2.LUT(frame, lut.astype(np.uint8).reshape(256, 1, 3))
+    else:
+        h, w = frame.shape[:2]
+        inverse = cv2.resize(1.0 / np.maximum(g, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
+        level = cv2.multiply(frame, inverse, dtype=cv2.CV_8U)
+    out = cv2.add(cv2.subtract(level, reference.high), cv2.subtract(reference.low, level))
+    total = cv2.transform(out, np.ones((1, 3), np.float32))
+    gain = float(np.mean(g))
+    colour = total > reference.limit
     if settings.edge_threshold <= 0:
         return colour.astype(np.uint8)
     # New edges (a token's rim and print) show tokens whose colour matches the board under them.
@@ -106,7 +156,7 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
             continue
         sub = np.zeros((bh, bw), np.uint8)
         cv2.fillPoly(sub, [hull - [x, y]], 1)
-        pieces = int(np.floor(area / token_area + 0.35))
+        pieces = int(np.floor(area / token_area + 2.0 - settings.split_at))
         if pieces <= 1:
             m = cv2.moments(sub, True)
             parts = [(sub, (x + m["m10"] / m["m00"], y + m["m01"] / m["m00"]))] if m["m00"] else []

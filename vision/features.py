@@ -66,12 +66,13 @@ def batch_features(patches: np.ndarray, masks: np.ndarray) -> np.ndarray:
     r = np.hypot(xs[None] - cx[:, None], ys[None] - cy[:, None]) * w
     r = r / (r.max(1, keepdims=True) + 1e-6)
     out = []
+    both = np.concatenate([norm, norm * norm], 2)  # (n, P, 6): values and squares
     for lo, hi in zip(RINGS[:-1], RINGS[1:]):
         ring = w * ((r >= lo) & (r < hi))
         rc = ring.sum(1, keepdims=True) + 1e-6
-        mean = (ring[..., None] * norm).sum(1) / rc
-        var = (ring[..., None] * (norm - mean[:, None]) ** 2).sum(1) / rc
-        out += [mean, np.sqrt(var)]
+        sums = np.matmul(ring[:, None, :], both)[:, 0] / rc
+        mean = sums[:, :3]
+        out += [mean, np.sqrt(np.maximum(sums[:, 3:] - mean * mean, 0))]
     hsv = cv2.cvtColor(patches.reshape(n * s, s, 3), cv2.COLOR_BGR2HSV).reshape(n, P, 3).astype(np.float32)
     sat = hsv[..., 1] / 255.0
     chroma = np.clip((sat - 0.12) / 0.25, 0, 1) * np.clip(hsv[..., 2] / 60.0, 0, 1) * w

@@ -8,11 +8,12 @@ import json
 import time
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from .classify import Model, classify, vote
 from .labels import OCCUPANTS
-from .detect import Reference, detect
+from .detect import Reference, blinded_share, detect
 from .errors import RegistrationError, VisionError
 from .features import batch_features, normalise
 from .geometry import Geometry, raster
@@ -78,6 +79,10 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     """Observe one frame; returns the observation and the registration to pass as ``prior`` next time."""
     clock = time.perf_counter
     t0 = clock()
+    if image is None or getattr(image, "size", 0) == 0:
+        raise VisionError("empty frame")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     geometry = calibration.geometry
     try:
         reg = register(settings, geometry, image, prior or calibration.registration)
@@ -89,9 +94,9 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     t2 = clock()
     det = detect(settings, calibration.reference, rect)
     t3 = clock()
-    feats = blob_features(settings, rect, det.blobs)
+    feats = blob_features(settings, rect, det.blobs, calibration.reference.glare)
     t4 = clock()
-    result = classify(model, feats)
+    result = classify(model, feats, settings.neighbours)
     t5 = clock()
     tokens: dict[int, dict[str, int]] = {rid: {} for rid in geometry.region_ids}
     conf = {rid: 1.0 for rid in geometry.region_ids}
@@ -99,6 +104,7 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     if settings.one_occupant_per_region and len(det.blobs):
         labels = _one_occupant(settings, model, det.blobs, result, labels)
     for blob, label, c in zip(det.blobs, labels, result.confidence):
+        c = float(c) * (1.0 - blinded_share(calibration.reference, blob.bbox))
         counts = tokens[blob.region]
         counts[label] = counts.get(label, 0) + 1
         conf[blob.region] = min(conf[blob.region], float(c))
@@ -133,14 +139,19 @@ def _one_occupant(settings: Settings, model: Model, blobs, result, labels: list[
     return labels
 
 
-def blob_features(settings: Settings, rectified: np.ndarray, blobs) -> np.ndarray:
-    """Feature vectors of detected blobs, one row each."""
+def blob_features(settings: Settings, rectified: np.ndarray, blobs, glare: np.ndarray | None = None) -> np.ndarray:
+    """Feature vectors of detected blobs, one row each; ``glare`` (from the reference) is taken off first."""
     size = settings.feature_px
     patches = np.zeros((len(blobs), size, size, 3), np.uint8)
     masks = np.zeros((len(blobs), size, size), np.uint8)
     for i, b in enumerate(blobs):
         x, y, w, h = b.bbox
-        patches[i], masks[i] = normalise(rectified[y:y + h, x:x + w], b.mask, size)
+        patch = rectified[y:y + h, x:x + w]
+        if glare is not None:
+            g = glare[y:y + h, x:x + w]
+            if g.any():
+                patch = np.clip(patch - g[..., None], 0, 255).astype(np.uint8)
+        patches[i], masks[i] = normalise(patch, b.mask, size)
     return batch_features(patches, masks)
 
 

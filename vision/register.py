@@ -35,7 +35,7 @@ _DETECTORS: dict = {}
 def _detector(min_perimeter_rate: float = 0.02):
     """Detectors are cached; a re-check window holds one large marker, so it uses a high minimum."""
     if min_perimeter_rate not in _DETECTORS:
-        _DETECTORS[min_perimeter_rate] = detector(min_perimeter_rate)
+        _DETECTORS[min_perimeter_rate] = detector(min_perimeter_rate, large=min_perimeter_rate >= 0.3)
     return _DETECTORS[min_perimeter_rate]
 
 
@@ -59,6 +59,11 @@ def _search(settings: Settings, gray: np.ndarray, wanted: set[int]) -> dict[int,
     s = settings.detect_scale
     small = cv2.resize(gray, None, fx=s, fy=s, interpolation=cv2.INTER_AREA) if s < 1 else gray
     found = _detect(small, wanted)
+    if s < 1 and len(found) < len(wanted):
+        # Small markers (a low-resolution camera or a high mount) need the full frame.
+        full = _detect(gray, wanted)
+        if len(full) > len(found):
+            return full
     if s < 1 and found:
         pts = np.concatenate([c / s for c in found.values()]).astype(np.float32)
         crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
@@ -111,7 +116,10 @@ def register(settings: Settings, geometry: Geometry, image: np.ndarray,
     if prior is not None:
         found = _recheck(settings, gray, prior)
         method = "recheck"
-        if len(found) < 4:
+        expected = predicted_corners(geometry, prior.homography)
+        unmoved = len(found) >= 2 and all(np.abs(found[i] - expected[i]).max() <= settings.moved_px
+                                          for i in found)
+        if len(found) < 4 and not unmoved:  # covered markers need no search while the rest stay put
             more = _search(settings, gray, wanted - set(found))
             found.update(more)
             if more:
@@ -122,6 +130,11 @@ def register(settings: Settings, geometry: Geometry, image: np.ndarray,
     if prior is not None:
         expected = predicted_corners(geometry, prior.homography)
         moved = [i for i in found if np.abs(found[i] - expected[i]).max() > settings.moved_px]
+        steady = all(np.abs(found[i] - expected[i]).max() <= settings.steady_px for i in found)
+        if len(found) == 4 and steady:
+            # Same pose as before: keep the very same homography, so rectified frames line up with
+            # the reference to the pixel (no jitter from re-fitting).
+            return Registration(prior.homography, prior.corners, (0, 1, 2, 3), prior.error_px, False, "", method)
         if not moved and 2 <= len(found) < 4:
             # The camera has not moved; the hidden markers are simply covered.
             return Registration(prior.homography, prior.corners, tuple(sorted(found)), prior.error_px, False,

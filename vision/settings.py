@@ -13,6 +13,7 @@ class Settings:
     detect_scale: float = 0.5       # full-frame marker search runs on a frame downscaled by this
     roi_scale: float = 1.0          # re-check window around each known marker, in marker sides
     max_reprojection_px: float = 4.0
+    steady_px: float = 1.0          # markers within this of the last registration keep its homography
     moved_px: float = 3.0           # markers this far from where they were mean the camera moved
     # stillness
     still_width: int = 160          # width of the thumbnail compared between frames
@@ -22,11 +23,18 @@ class Settings:
     # detection
     diff_threshold: float = 0.07    # relative colour difference to the empty board that marks a token
     edge_threshold: float = 0.0     # new edge strength, relative to brightness, that marks a token (0: off)
+    light_cells: tuple = (6, 8)     # rows, columns of the grid on which a change of light is measured
+    light_tolerance: float = 0.04   # cells within this of the overall gain: one gain for the whole board
     min_token_share: float = 0.3    # blobs smaller than this share of a token are noise
+    split_at: float = 1.8           # a blob this many tokens large is two tokens (less: an offset stack)
     occluder_tokens: float = 7.0    # a blob this many tokens large is a hand or arm
     occluded_share: float = 0.02    # a region this much covered by an occluder is occluded
+    glare_correction: bool = False  # subtract the lamp's glare seen on the empty board from token colours
+    glare_min: float = 20.0         # grey levels of colourless excess over a region's colour that count as glare
+    saturated: int = 245            # reference pixels this bright are blinded by glare: lower confidence
     # classification
     feature_px: int = 24            # side of the normalised token patch
+    neighbours: int = 1             # a label's distance: mean over its this many nearest enrolled views
     augment: int = 12               # augmented copies of each enrollment sample
     one_occupant_per_region: bool = True  # rules: one race (or the Lost Tribe) per region
     vote_ratio: float = 4.0         # a token keeps its own label if the region's is this much farther

@@ -13,7 +13,8 @@ HELP = "Play a complete seeded game on the simulated table, write its record, pr
 
 
 def add_arguments(p):
-    p.add_argument("--map", default="5p", help="2p, 3p, 4p, 5p or a map file (default 5p)")
+    p.add_argument("--map", default=None, help="2p, 3p, 4p, 5p or a map file (default 5p); for warcraft, "
+                   "islands joined by '+' (default: the SAMPLE islands for --players)")
     p.add_argument("--players", type=int, default=None, help="2 to 5 (default: the map's player count)")
     p.add_argument("--seed", type=int, default=1, help="the same seed always gives the same game (default 1)")
     p.add_argument("--ruleset", default="smallworld", help="the ruleset (default smallworld)")
@@ -21,8 +22,16 @@ def add_arguments(p):
 
 
 def run(args) -> int:
+    from ..rules import ruleset as rulesets
     try:
-        board = maps.load(args.map)
+        rules = rulesets.get(args.ruleset)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    if args.map is None:
+        default_map = getattr(rules, "default_map", None)
+        args.map = default_map(args.players or 5) if default_map else "5p"
+    try:
+        board = rules.load_board(args.map)
     except maps.MapError as exc:
         raise UserError(str(exc)) from None
     players = args.players or board.players

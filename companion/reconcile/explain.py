@@ -159,8 +159,6 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
             out.append((Decline(), False))  # Stout
         if others_moved or hints.end_turn:
             out.append((EndTurn(), False))
-    if phase == "pick" and (others_moved or hints.end_turn) and active is None:
-        pass
     return out
 
 

@@ -10,3 +10,5 @@ from .setup import Setup
 
 __all__ = ["ACTIONS", "Action", "from_json", "parse_notation", "IllegalAction", "Reason", "RecordError",
            "CHANCE", "Game", "RULESETS", "Ruleset", "get", "Setup"]
+
+from . import warcraft  # noqa: E402,F401  (registers the Small World of Warcraft ruleset)

@@ -196,6 +196,16 @@ _INT_FIELDS = {"region", "face", "player"}
 _STR_FIELDS = {"race", "power"}
 
 
+def register_action(cls: type[Action], ints: tuple[str, ...] = (), strs: tuple[str, ...] = (),
+                    placements: tuple[str, ...] = ()) -> type[Action]:
+    """Make a ruleset's own action readable from records: its ``act`` and the kinds of its fields."""
+    ACTIONS[cls.act] = cls
+    _INT_FIELDS.update(ints)
+    _STR_FIELDS.update(strs)
+    _PLACEMENT_FIELDS.update(placements)
+    return cls
+
+
 def from_json(data: object) -> Action:
     """Parse one record line's object; raises RecordError naming the field that is wrong."""
     if not isinstance(data, dict):

@@ -26,10 +26,21 @@ PHASES = ("pick", "conquest", "final-roll", "redeployment", "resettlement", "ove
 
 
 class Game:
+    # what the box holds; a ruleset's game class may say otherwise
+    MARKERS_IN_BOX = pieces.MARKERS_IN_BOX
+    PRIMITIVE = pieces.LOST_TRIBE  # the race that belongs to no player (Lost Tribes)
+    PRIMITIVE_TOKENS = pieces.LOST_TRIBE_TOKENS
+
+    def __new__(cls, setup: Setup | None = None, board: maps.Board | None = None):
+        """``Game(setup)`` is a game of the setup's ruleset (which may have its own game class)."""
+        if cls is Game and setup is not None:
+            cls = rulesets.get(setup.ruleset).game_class() or cls
+        return super().__new__(cls)
+
     def __init__(self, setup: Setup, board: maps.Board | None = None):
         self.setup = setup
         self.rules = rulesets.get(setup.ruleset)
-        self.board = board if board is not None else maps.load(setup.map)
+        self.board = board if board is not None else self.rules.load_board(setup.map)
         self.history: list[Action] = []
         self._held_memo: dict[str, list[int]] | None = None
         self._reset()
@@ -40,13 +51,13 @@ class Game:
         self.players = [Player(name=n, coins=pieces.STARTING_COINS) for n in s.players]
         self.regions: dict[int, RegionState] = {r.id: RegionState() for r in self.board}
         self.tribes: dict[str, Tribe] = {}
-        self.markers_supply = dict(pieces.MARKERS_IN_BOX)
-        self.lost_tribe_tray = pieces.LOST_TRIBE_TOKENS
+        self.markers_supply = dict(self.MARKERS_IN_BOX)
+        self.lost_tribe_tray = self.PRIMITIVE_TOKENS
         for r in self.board:
             if r.mountain and self.markers_supply[pieces.MOUNTAIN] > 0:
                 self.place_marker(r.id, pieces.MOUNTAIN)
-            if r.lost_tribe and self.lost_tribe_tray > 0:
-                self.regions[r.id].race, self.regions[r.id].tokens = pieces.LOST_TRIBE, 1
+            if self._starts_primitive(r) and self.lost_tribe_tray > 0:
+                self.regions[r.id].race, self.regions[r.id].tokens = self.PRIMITIVE, 1
                 self.lost_tribe_tray -= 1
         self.race_stack = list(s.races)
         self.power_stack = list(s.powers)
@@ -62,6 +73,10 @@ class Game:
         self.finished = False
         self.phase = "pick"
         self._start_turn(0)
+
+    def _starts_primitive(self, region) -> bool:
+        """Whether a token of the race that belongs to no player starts on the region."""
+        return region.lost_tribe
 
     @classmethod
     def replay(cls, setup: Setup, actions: Iterable[Action], board: maps.Board | None = None) -> "Game":
@@ -367,7 +382,7 @@ class Game:
         rs = self.regions[region_id]
         nonempty = rs.race is not None and rs.tokens > 0
         defender = self.tribes.get(rs.race) if rs.race else None
-        if rs.race == pieces.LOST_TRIBE:
+        if rs.race == self.PRIMITIVE:
             self.lost_tribe_tray += rs.tokens
         elif defender is not None:
             lost = rs.tokens if defender_loses_all else min(rs.tokens, defender.race.losses_when_conquered())
@@ -603,6 +618,10 @@ class Game:
                 self.remove_marker(region_id, kind, rs.marker(kind))
 
     # ------------------------------------------------------------------ redeployment
+    def redeployment_bonus(self, tribe: Tribe) -> int:
+        """Tokens an active tribe takes from the tray for this turn's redeployment."""
+        return sum(t.redeployment_bonus_tokens(self, tribe) for t in (tribe.race, tribe.power))
+
     def tokens_to_redeploy(self, tribe: Tribe) -> int:
         held = self.regions_of(tribe.name)
         if not held:
@@ -610,8 +629,7 @@ class Game:
         on_board = sum(self.regions[r].tokens for r in held)
         total = on_board + tribe.hand + (0 if tribe.readied else tribe.reserve)
         if tribe.active:
-            bonus = sum(t.redeployment_bonus_tokens(self, tribe) for t in (tribe.race, tribe.power))
-            total += min(bonus, self.tray(tribe.name))
+            total += min(self.redeployment_bonus(tribe), self.tray(tribe.name))
             total -= min(total, sum(t.held_back_after_redeployment() for t in (tribe.race, tribe.power)))
         return total
 
@@ -643,8 +661,7 @@ class Game:
         tribe, _ = self._conquering_tribe(a.race)
         self._ready(tribe)
         if tribe.active and self.regions_of(tribe.name):
-            bonus = sum(t.redeployment_bonus_tokens(self, tribe) for t in (tribe.race, tribe.power))
-            tribe.hand += min(bonus, self.tray(tribe.name))
+            tribe.hand += min(self.redeployment_bonus(tribe), self.tray(tribe.name))
         for rid in self.regions_of(tribe.name):
             tribe.hand += self.regions[rid].tokens
             self.regions[rid].tokens = 0

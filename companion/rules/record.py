@@ -61,7 +61,7 @@ def loads(text: str, source: str = "<record>") -> Record:
                 setup = Setup.from_json(data)
                 rules = rulesets.get(setup.ruleset)
                 try:
-                    board = maps.load(setup.map)
+                    board = rules.load_board(setup.map)
                 except maps.MapError as exc:
                     raise RecordError(f"map: {exc}") from None
                 continue
@@ -92,7 +92,7 @@ def check_names(action: Action, board: maps.Board, rules: rulesets.Ruleset) -> N
         if rid is not None and rid not in board:
             raise RecordError(f"{action.act}: unknown region {rid} (the {board.name} map has regions "
                               f"{min(board.ids)} to {max(board.ids)})")
-    for name in ("tokens", "encampments"):
+    for name in ("tokens", "encampments", "beasts"):
         for rid, _ in getattr(action, name, None) or ():
             if rid not in board:
                 raise RecordError(f"{action.act}: unknown region {rid} in {name}")

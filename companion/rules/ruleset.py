@@ -1,6 +1,9 @@
 """Rulesets: the races, powers and numbers of one game family, found by name in a registry."""
 from __future__ import annotations
 
+import maps
+
+from .errors import RecordError
 from .powers import POWERS
 from .races import RACES
 from .traits import Power, Race
@@ -42,6 +45,19 @@ class Ruleset:
 
     def is_power(self, name: str) -> bool:
         return name in self._powers
+
+    def game_class(self):
+        """The class of a game of this ruleset (None: the base ``Game``)."""
+        return None
+
+    def load_board(self, name: str) -> maps.Board:
+        """The map a record's ``"map"`` names (raises ``maps.MapError``)."""
+        return maps.load(name)
+
+    def check_options(self, options: object) -> None:
+        """Refuse header ``options`` this ruleset does not understand (``RecordError``)."""
+        if options:
+            raise RecordError(f"options: the {self.name} ruleset takes no options")
 
     def describe(self) -> dict:
         """What ``companion rules --json`` prints."""

@@ -5,7 +5,7 @@ engine (``companion.shuffle``) or typed in from the physical stacks.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import ruleset as rulesets
 from .errors import RecordError
@@ -21,10 +21,14 @@ class Setup:
     powers: tuple[str, ...]
     map: str = "5p"
     ruleset: str = "smallworld"
+    options: dict | None = field(default=None, hash=False)  # a ruleset's own header data (Warcraft)
 
     def to_json(self) -> dict:
-        return {"format": FORMAT, "version": VERSION, "ruleset": self.ruleset, "map": self.map,
-                "players": list(self.players), "races": list(self.races), "powers": list(self.powers)}
+        out = {"format": FORMAT, "version": VERSION, "ruleset": self.ruleset, "map": self.map,
+               "players": list(self.players), "races": list(self.races), "powers": list(self.powers)}
+        if self.options is not None:
+            out["options"] = self.options
+        return out
 
     @classmethod
     def from_json(cls, data: object) -> "Setup":
@@ -35,7 +39,7 @@ class Setup:
             raise RecordError(f"format must be {FORMAT!r}, found {data.get('format')!r}")
         if data.get("version") != VERSION:
             raise RecordError(f"version {data.get('version')!r} is not supported (this companion reads {VERSION})")
-        unknown = set(data) - {"format", "version", "ruleset", "map", "players", "races", "powers", "note"}
+        unknown = set(data) - {"format", "version", "ruleset", "map", "players", "races", "powers", "note", "options"}
         if unknown:
             raise RecordError(f"unknown header field {sorted(unknown)[0]!r}")
         ruleset_name = data.get("ruleset", "smallworld")
@@ -55,8 +59,9 @@ class Setup:
         powers = _names(data["powers"], "powers")
         _permutation(races, rs.race_names(), "races", "race")
         _permutation(powers, rs.power_names(), "powers", "special power")
+        rs.check_options(data.get("options"))
         return cls(players=tuple(players), races=tuple(races), powers=tuple(powers), map=data["map"],
-                   ruleset=ruleset_name)
+                   ruleset=ruleset_name, options=data.get("options"))
 
 
 def _names(value: object, field: str) -> list[str]:

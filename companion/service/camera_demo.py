@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import random
-import threading
 
 import numpy as np
 
@@ -98,5 +97,3 @@ class CameraDemo(DemoDriver):
             if not outcome.ok:
                 log.warning("demo: %s", outcome.sentence)
 
-
-__all__ = ["CameraDemo", "Camera", "threading"]

@@ -122,6 +122,9 @@ class GameOwner:
         if isinstance(item, Declare):
             return self._camera(self.follower.declare(self.game, item.region), item.source)
         if isinstance(item, Answer):
+            question = self.follower.question
+            if question is None or not 0 <= item.option < len(question.options):
+                return Outcome(409, "no-question", "The camera has no such question now.")
             return self._camera(self.follower.answer(self.game, item.option), item.source)
         if isinstance(item, Play):
             return self._play(item.action, item.seat, item.source)
@@ -227,7 +230,7 @@ class GameOwner:
         self._alerts = kept + [a for k, a in standing.items() if k in current]
         self.question = out.question.to_json() if out.question else None
         self._publish()
-        done = "; ".join(self._log[-len(out.actions)]["text"] for _ in [0]) if out.actions else ""
+        done = self._log[-len(out.actions)]["text"] if out.actions else ""
         return Outcome(200, "ok", sentence or out.note or done or "The board agrees with the game.",
                        {"actions": [a.notation() for a in out.actions], "question": self.question,
                         "alerts": [a.to_json() for a in out.raised]})

@@ -29,12 +29,29 @@ async function render(state) {
   text("die-face", state.die === null || state.die === undefined ? "–" : `${state.die}`);
   document.getElementById("roll").classList.toggle("due", !!state.die_due);
   renderAlerts(state.alerts || []);
+  renderQuestion(state.question);
   document.getElementById("log").replaceChildren(...(state.log || []).slice().reverse().map(e => li(e.text)));
   const setupBox = document.getElementById("setup-box");
   setupBox.classList.toggle("hidden", !state.setup);
   if (state.setup) document.getElementById("setup-list").replaceChildren(...state.setup.map(s => li(s)));
   renderEnd(state);
   markSeen(state.version);
+}
+
+function renderQuestion(q) {
+  const panel = document.getElementById("question-panel");
+  if (!panel) return;
+  panel.classList.toggle("hidden", !q);
+  if (!q) return;
+  text("question-text", q.text);
+  document.getElementById("question-options").replaceChildren(...q.options.map((o, i) => {
+    const b = document.createElement("button");
+    b.textContent = o;
+    b.onclick = async () => { const r = await post("/api/answer", {option: i}); if (r.status >= 400) alert(r.sentence); };
+    const e = li("", "option");
+    e.append(b);
+    return e;
+  }));
 }
 
 function renderAlerts(alerts) {
@@ -106,6 +123,12 @@ function start() {
   const events = new EventSource("/events/table");
   events.addEventListener("state", e => render(JSON.parse(e.data)));
   document.getElementById("show-conquerable").onchange = () => current && render(current);
+  const declareButton = document.getElementById("declare");
+  if (declareButton) declareButton.onclick = async () => {
+    const region = document.getElementById("declare-region").value;
+    const r = await post("/api/declare", {region: Number(region)});
+    text("die-msg", r.sentence || "");
+  };
   document.getElementById("roll").onclick = async () => {
     const r = await post("/api/roll", {});
     text("die-msg", r.status >= 400 ? r.sentence : "");

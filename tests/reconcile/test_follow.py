@@ -2,7 +2,6 @@
 import pytest
 
 from companion.reconcile import Follower, differences, expected_view
-from companion.rules import Game
 from companion.shuffle import seeded_setup
 from companion.simulate import play
 

@@ -34,22 +34,6 @@ def why(game: Game, text: str) -> str | None:
     return None if reason is None else reason.code
 
 
-def put(game: Game, region: int, race: str | None, tokens: int) -> None:
-    """Scenario shortcut: set what a region holds, taking the tokens from (or back to) that race's hand."""
-    rs = game.regions[region]
-    if rs.race in game.tribes:
-        game.tribes[rs.race].hand += rs.tokens
-    elif rs.race == "lost-tribe":
-        game.lost_tribe_tray += rs.tokens
-    rs.race, rs.tokens = race, tokens
-    if race in game.tribes:
-        game.tribes[race].hand -= tokens
-    elif race == "lost-tribe":
-        game.lost_tribe_tray -= tokens
-    if race is None:
-        rs.tokens = 0
-
-
 def end_turn(game: Game, redeploy: str | None = None) -> None:
     """Pick the first combo if needed, redeploy as given (default: everything into the first held
     region) and end the turn."""

@@ -9,6 +9,7 @@ from companion.shuffle import seeded_setup
 from companion.simulate import choose
 
 from . import invariants
+from .helpers import RULES
 
 MAPS = ("2p", "3p", "4p", "5p")
 GAMES_PER_MAP = 60
@@ -44,7 +45,7 @@ def playout(map_name: str, seed: int, deep: bool) -> Game:
 @pytest.mark.parametrize("map_name", MAPS)
 def test_random_playouts_hold_every_invariant(map_name):
     kinds = set()
-    powers = set()
+    combos = set()
     for seed in range(GAMES_PER_MAP):
         game = playout(map_name, seed, deep=seed < DEEP)
         assert game.finished and game.round == game.rounds
@@ -52,10 +53,23 @@ def test_random_playouts_hold_every_invariant(map_name):
         assert out["winners"] and all(game.players[w].coins == max(out["coins"]) for w in out["winners"]) \
             or out["tie_break"]
         kinds.update(a.act for a in game.history)
-        powers.update(a.race for a in game.history if a.act == "pick")
-    # the playouts reach every kind of base-turn action
-    assert {"pick", "conquer", "attempt", "roll", "redeploy", "end", "decline", "resettle", "abandon"} <= kinds
-    assert len(powers) == 14
+        combos.update(picked(game))
+    # the playouts reach every kind of action, every race and every power, on every map
+    assert {"pick", "conquer", "attempt", "roll", "redeploy", "end", "decline", "resettle", "abandon",
+            "dragon", "convert", "encamp", "fortify", "heroes", "ally"} <= kinds
+    assert {race for race, _ in combos} == set(RULES.race_names())
+    assert {power for _, power in combos} == set(RULES.power_names())
+
+
+def picked(game):
+    """The combos picked in a game, replayed: (race, power)."""
+    replay = Game(game.setup)
+    out = set()
+    for action in game.history:
+        replay.apply(action)
+        if action.act == "pick":
+            out.add((action.race, replay.tribes[action.race].power.name))
+    return out
 
 
 def test_same_seed_same_record():

@@ -1,5 +1,5 @@
 """Each of the 20 special powers: its effect, and an illegal use with its reason code."""
-from .helpers import end_turn, game_with, play, put, why
+from .helpers import end_turn, game_with, play, why
 
 
 def income(g, seat=0):

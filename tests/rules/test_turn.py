@@ -4,7 +4,7 @@ import pytest
 from companion.rules import IllegalAction, parse_notation
 from companion.rules.actions import Reveal
 
-from .helpers import end_turn, game_with, play, put, why
+from .helpers import end_turn, game_with, play, why
 
 
 def test_setup_places_lost_tribes_mountains_and_gives_five_coins():
@@ -148,14 +148,12 @@ def test_scoring_three_regions_scores_three_coins():
 
 def test_ready_troops_leaves_one_token_per_region_and_abandon_only_before_conquest():
     g = play(game_with("merchant ratmen"), "pick ratmen", "conquer 4", "conquer 9", "redeploy 4:5 9:5", "end")
-    end_turn(g, None) if False else None
-    g2 = g  # Ben picks and passes
-    play(g2, f"pick {g2.column[0].race}", "redeploy -", "end")
-    play(g2, "abandon 9")
-    assert g2.regions[9].race is None and g2.tribes["ratmen"].hand == 9 and g2.regions[4].tokens == 1
-    play(g2, "conquer 3")
-    assert why(g2, "abandon 4") == "abandon-after-conquest"
-    assert why(g2, "decline") == "decline-at-start"
+    play(g, f"pick {g.column[0].race}", "redeploy -", "end")  # Ben picks and passes
+    play(g, "abandon 9")
+    assert g.regions[9].race is None and g.tribes["ratmen"].hand == 9 and g.regions[4].tokens == 1
+    play(g, "conquer 3")
+    assert why(g, "abandon 4") == "abandon-after-conquest"
+    assert why(g, "decline") == "decline-at-start"
 
 
 def test_decline_flips_one_token_per_region_scores_and_ends_the_turn():
@@ -174,7 +172,7 @@ def test_previous_decline_race_leaves_and_its_banner_goes_to_the_bottom_of_the_s
     g = play(game_with("merchant ratmen", "hill humans", "forest elves", "merchant orcs"),
              "pick ratmen", "conquer 4", "redeploy 4:10", "end", "pick humans", "redeploy -", "end",
              "decline", "redeploy -", "end", "pick elves", "conquer 21", "redeploy 21:10", "end",
-             f"redeploy -", "end", "decline")
+             "redeploy -", "end", "decline")
     assert "ratmen" not in g.tribes and g.race_stack[-1] == "ratmen" and g.regions[4].race is None
     assert g.tribes["elves"].in_decline and g.tray("ratmen") == 13
 

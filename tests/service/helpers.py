@@ -8,7 +8,6 @@ import re
 from companion.service.config import Config, ServiceSettings
 from companion.service.inputs import NewGame, Play
 from companion.service.runtime import Service
-from companion.service.web import create_app
 from companion.shuffle import seeded_setup
 
 TABLE_CODE = "TABLE7"

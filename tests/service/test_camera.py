@@ -53,3 +53,20 @@ def test_override_a_misread_and_confirm_the_end_of_the_turn(service):
     service.owner.submit(Resolve(-1)).result(5)  # drains the queue
     last_two = service.store.actions(service.owner.published.game_id)[-2:]
     assert isinstance(last_two[0], Redeploy) and last_two[1] == EndTurn()
+
+
+def test_declare_and_answer_through_the_api(service, app):
+    from .helpers import Browser, until_attempt
+    new_game(service)
+    table = Browser(app).unlock()
+    r = table.post("/api/declare", {"region": 99})
+    assert r.status_code == 400 and "no region 99" in r.get_json()["sentence"]
+    r = table.post("/api/answer", {"option": 0})
+    assert r.status_code == 409 and r.get_json()["code"] == "no-question"
+    assert Browser(app).post("/api/answer", {"option": 0}).status_code == 403  # the table code is needed
+    attempt = until_attempt(service)
+    r = table.post("/api/declare", {"region": attempt.region})
+    assert r.status_code == 200 and f"declared on region {attempt.region}" in r.get_json()["sentence"]
+    assert table.post("/api/roll", {"face": 3}).status_code == 200  # the declared attempt, then the roll
+    last = [a.notation() for a in service.store.actions(service.owner.published.game_id)[-2:]]
+    assert last == [attempt.notation(), "roll 3"]

@@ -101,7 +101,6 @@ def test_resume_after_restart(tmp_path):
 
 def test_a_finished_game_stays_readable(service):
     from companion.simulate import play as simulate
-    from companion.shuffle import seeded_setup
     new_game(service, seed=5)
     setup = service.store.game(service.owner.published.game_id).setup
     history = simulate(setup, 5).history

@@ -1,7 +1,6 @@
 """Every route through Flask's test client: status, who may call it, clear 4xx errors."""
 import json
 
-import pytest
 
 from .helpers import TABLE_CODE, Browser, first_events, new_game, until_attempt
 

@@ -12,7 +12,7 @@ from ...rules import ruleset as rulesets
 from ...rules.errors import RecordError
 from ...rules.record import check_names
 from .. import layout
-from ..inputs import Play, Resolve, RollDie, Undo
+from ..inputs import Answer, Declare, Play, Resolve, RollDie, Undo
 from . import security
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -135,3 +135,28 @@ def resolve(alert_id: int):
             abort(403, description="Overriding needs the table code; a player may only accept a correction "
                                    "of their own alert.")
     return submit(Resolve(alert_id, accept, "web"))
+
+
+@bp.post("/declare")
+def declare():
+    """The final conquest attempt's region, before (or after) the die is rolled."""
+    who = actor()
+    try:
+        region = int(body().get("region"))
+    except (TypeError, ValueError):
+        abort(400, description="Send {\"region\": N}: the region of the final conquest attempt.")
+    name = service().owner.published.public.get("map")
+    if name and region not in _board(name):
+        abort(400, description=f"There is no region {region} on this map.")
+    return submit(Declare(region, who, "web"))
+
+
+@bp.post("/answer")
+def answer():
+    """The table answers the camera's question: which explanation was played."""
+    security.require_table()
+    try:
+        option = int(body().get("option"))
+    except (TypeError, ValueError):
+        abort(400, description="Send {\"option\": N}: the number of the answer.")
+    return submit(Answer(option, "web"))

@@ -1,0 +1,279 @@
+"""The 16 race banners of Small World of Warcraft (Appendix II), each on the neutral hooks.
+
+Banner values are not printed in the rulebook: they are read off the banners (``values``). ``box``
+is the tokens in the box; ``faction`` the usual side, which a table may correct (header options).
+"""
+from __future__ import annotations
+
+from ..errors import Reason
+from ..traits import count_regions
+from . import pieces
+from .actions import Airborne, Form, Objectives, PlaceBombs
+from .traits import WarcraftRace
+
+
+class BloodElves(WarcraftRace):
+    name, title, box, faction = "blood-elves", "Blood Elves", 10, "horde"
+
+    def coins(self, game, tribe):
+        return [("Magic regions (Blood Elves)", count_regions(game, tribe, lambda r: r.magic))]
+
+
+class Draenei(WarcraftRace):
+    name, title, box, faction = "draenei", "Draenei", 12, "alliance"
+
+    def holy_light(self):
+        return True
+
+
+class Dwarves(WarcraftRace):
+    name, title, box, faction = "dwarves", "Dwarves", 10, "alliance"
+
+    def conquest_discount(self, game, tribe, region):
+        return 2 if region.mountain else 0
+
+
+class Ethereals(WarcraftRace):
+    name, title, box, faction = "ethereals", "Ethereals", 10, "neutral"
+
+    def steals(self):
+        return True
+
+    def conquest_discount(self, game, tribe, region):
+        # "OR they may conquer any adjacent Region that contains a Legendary Place at a cost of 2 tokens less"
+        if game.wc.turn.used.get("ethereal") or not game.place_in(region.id):
+            return 0
+        return 2 if set(game.regions_of(tribe.name)) & region.adjacent else 0
+
+    def after_conquest(self, game, tribe, region_id):
+        if game.place_in(region_id) and not game.wc.turn.used.get("ethereal"):
+            game.wc.turn.used["ethereal"] = 1  # the once-a-turn choice is spent on the Place
+
+
+class Forsaken(WarcraftRace):
+    name, title, box, faction = "forsaken", "Forsaken", 20, "horde"
+
+    def enlists(self):
+        return True
+
+    def redeployment_bonus_tokens(self, game, tribe):
+        return game.wc.turn.enlisted
+
+
+class Gnomes(WarcraftRace):
+    name, title, box, faction = "gnomes", "Gnomes", 10, "alliance"
+    actions = (Airborne,)
+
+    def also_adjacent(self, game, tribe, region, held):
+        return game.wc.turn.airborne_region == region.id
+
+    def conquest_discount(self, game, tribe, region):
+        if game.wc.turn.airborne_region == region.id:
+            return game.wc.turn.airborne_die or 0
+        return 0
+
+    def explain_action(self, game, tribe, action):
+        if game.wc.turn.used.get("airborne"):
+            return Reason("once-per-turn", "The Gnomes launch one airborne assault a turn.")
+        problem = game.conquering_problem(tribe)
+        if problem:
+            return problem
+        if action.region not in game.board:
+            return Reason("unknown-region", f"There is no region {action.region} on this map.")
+        return game.target_problem(tribe, action.region, airborne=True)
+
+    def apply_action(self, game, tribe, action):
+        game.wc.turn.used["airborne"] = 1
+        game.wc.turn.airborne_region = action.region
+        game.wc.pending.append(["airborne-die", action.region])
+
+    def legal_own_actions(self, game, tribe):
+        if game.phase != "conquest" or game.wc.turn.used.get("airborne"):
+            return []
+        return [Airborne(r.id) for r in game.board if r.id not in game.regions_of(tribe.name)][:6]
+
+
+class Goblins(WarcraftRace):
+    name, title, box, faction = "goblins", "Goblins", 11, "horde"
+    actions = (PlaceBombs,)
+
+    def explain_action(self, game, tribe, action):
+        problem = game.placement_problem(tribe, "Bombs are placed")
+        if problem:
+            return problem
+        if game.wc.turn.used.get("bombs"):
+            return Reason("once-per-turn", "Bombs are placed once, at the end of your turn.")
+        if len(action.regions) > game.wc.bomb_stack:
+            return Reason("no-bombs-left", f"Only {game.wc.bomb_stack} Bomb tokens are left in the stack.")
+        if len(set(action.regions)) != len(action.regions):
+            return Reason("one-bomb-per-region", "Never more than one Bomb token per region.")
+        held = set(game.regions_of(tribe.name))
+        for rid in action.regions:
+            owner = game.owner_tribe(rid) if rid in game.board else None
+            if rid not in game.board or not held & game.board[rid].adjacent or owner is None or \
+                    not owner.active or owner.owner == tribe.owner:
+                return Reason("bomb-target", f"Bombs go on regions adjacent to yours held by an opponent's "
+                              f"active race; region {rid} is not one.")
+            if game.regions[rid].marker(pieces.BOMB):
+                return Reason("one-bomb-per-region", f"Region {rid} already holds a Bomb.")
+        return None
+
+    def apply_action(self, game, tribe, action):
+        game.wc.turn.used["bombs"] = 1
+        for rid in action.regions:
+            game.regions[rid].add_marker(pieces.BOMB)
+            game.wc.bombs[rid] = tribe.owner  # revealed at the start of this player's next turn
+            game.wc.bomb_stack -= 1
+
+    def legal_own_actions(self, game, tribe):
+        if game.phase != "redeployment":
+            return []
+        held = set(game.regions_of(tribe.name))
+        targets = [r for r in game.board.ids if held & game.board[r].adjacent and game.owner_tribe(r)
+                   and game.owner_tribe(r).active and game.owner_tribe(r).owner != tribe.owner
+                   and not game.regions[r].marker(pieces.BOMB)]
+        return [PlaceBombs(tuple(targets[:k])) for k in (1, 2) if len(targets) >= k]
+
+
+class Humans(WarcraftRace):
+    name, title, box, faction = "humans", "Humans", 10, "alliance"
+    actions = (Objectives,)
+    markers_removed_on_decline = (pieces.MILITARY_OBJECTIVE,)
+
+    def explain_action(self, game, tribe, action):
+        problem = game.placement_problem(tribe, "Military Objectives are placed")
+        if problem:
+            return problem
+        if len(action.regions) > 2 or len(set(action.regions)) != len(action.regions):
+            return Reason("objectives", "Place the 2 Military Objectives in up to 2 different regions.")
+        for rid in action.regions:
+            if rid not in game.board or game.board[rid].water:
+                return Reason("objectives", f"Region {rid} is not a land region of this map.")
+            if game.faction_of_region(rid) == "alliance":
+                return Reason("alliance-region", f"Military Objectives go in non-Alliance regions; region {rid} "
+                              "is held by an Alliance race.")
+        return None
+
+    def apply_action(self, game, tribe, action):
+        for rid in game.board.ids:  # "retrieved, if necessary"
+            n = game.regions[rid].marker(pieces.MILITARY_OBJECTIVE)
+            if n:
+                game.remove_marker(rid, pieces.MILITARY_OBJECTIVE, n)
+        for rid in action.regions:
+            game.place_marker(rid, pieces.MILITARY_OBJECTIVE)
+        game.wc.objectives_owner = tribe.owner
+
+    def legal_own_actions(self, game, tribe):
+        if game.phase != "redeployment":
+            return []
+        spots = [r.id for r in game.board if not r.water and game.faction_of_region(r.id) != "alliance"]
+        return [Objectives(tuple(spots[:2]))] if len(spots) >= 2 else []
+
+
+class Kobolds(WarcraftRace):
+    name, title, box, faction = "kobolds", "Kobolds", 11, "neutral"
+
+    def also_adjacent(self, game, tribe, region, held):
+        return region.cavern
+
+    def entry_ok(self, game, tribe, region):
+        return region.cavern
+
+    def travel_cost_for_entry(self, game, tribe, region):
+        return not region.cavern
+
+
+class Naga(WarcraftRace):
+    name, title, box, faction = "naga", "Naga", 11, "neutral"
+
+    def conquers_water(self):
+        return True
+
+    def entry_ok(self, game, tribe, region):
+        return region.water  # "Their first conquest may even be a Sea or a Lake (requiring 2 Race tokens)"
+
+    def travel_cost_for_entry(self, game, tribe, region):
+        return not region.water
+
+
+class NightElves(WarcraftRace):
+    name, title, box, faction = "night-elves", "Night Elves", 9, "alliance"
+
+    def conquest_discount(self, game, tribe, region):
+        return 1 if region.terrain == "forest" else 0
+
+    def after_conquest(self, game, tribe, region_id):
+        if game.board[region_id].terrain == "forest" and game.supply(pieces.WISP_WALL) > 0:
+            game.place_marker(region_id, pieces.WISP_WALL)
+
+
+class Orcs(WarcraftRace):
+    name, title, box, faction = "orcs", "Orcs", 11, "horde"
+
+    def conquest_coins(self, game, tribe, region, defenders, defender):
+        if defender is not None and game.faction_of(defender.name) == "alliance":
+            return [("Alliance regions conquered (Orcs)", 1)]
+        return []
+
+
+class Pandaren(WarcraftRace):
+    name, title, box, faction = "pandaren", "Pandaren", 10, "neutral"
+
+    # "Each Harmony token is retrieved by Pandaren at the beginning of each of their turns." (the game
+    # takes them back at the start of the owner's turn, in decline too)
+
+    def turn_end(self, game, tribe):
+        for seat in range(len(game.players)):
+            if seat != tribe.owner and seat not in game.turn.attacked and seat not in game.wc.harmony \
+                    and len(game.wc.harmony) < pieces.HARMONY_TOKENS:
+                game.wc.harmony[seat] = tribe.name
+
+
+class Tauren(WarcraftRace):
+    name, title, box, faction = "tauren", "Tauren", 16, "horde"
+
+    def min_tokens_per_region(self):
+        return 2
+
+
+class Trolls(WarcraftRace):
+    name, title, box, faction = "trolls", "Trolls", 11, "horde"
+
+    def conquest_discount(self, game, tribe, region):
+        return 1 if game.nonempty(region.id) else 0
+
+
+class Worgen(WarcraftRace):
+    name, title, box, faction = "worgen", "Worgen", 10, "alliance"
+    actions = (Form,)
+
+    def needs_form(self):
+        return True
+
+    def conquest_discount(self, game, tribe, region):
+        return 1 if game.wc.turn.form == "worgen" else 0
+
+    def explain_action(self, game, tribe, action):
+        if action.form not in ("human", "worgen"):
+            return Reason("form", "The Worgen choose their human form or their Worgen form.")
+        if game.wc.turn.form is not None:
+            return Reason("form-chosen", "The Worgen already chose their form this turn.")
+        if game.phase != "conquest" or tribe.readied:
+            return Reason("form-at-start", "The Worgen choose their form at the beginning of their turn.")
+        if action.form == "worgen" and game.players[tribe.owner].coins < 1:
+            return Reason("not-enough-coins", "The Worgen form costs 1 coin; you have none.")
+        return None
+
+    def apply_action(self, game, tribe, action):
+        game.wc.turn.form = action.form
+        if action.form == "human":
+            game.gain(tribe.owner, 2, "human form (Worgen)")
+        else:
+            game.pay(tribe.owner, None, 1, "Worgen form")
+
+    def legal_own_actions(self, game, tribe):
+        return [Form("human"), Form("worgen")]
+
+
+RACES = (BloodElves, Draenei, Dwarves, Ethereals, Forsaken, Gnomes, Goblins, Humans, Kobolds, Naga, NightElves,
+         Orcs, Pandaren, Tauren, Trolls, Worgen)
