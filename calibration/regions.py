@@ -1,9 +1,13 @@
 """Step 4, the regions: one click inside each region grows its outline along the printed borders.
 
 The rectified photo of the empty board is flooded from the clicks (OpenCV's marker watershed on a
-smoothed copy): each region spreads over its own print until it meets a neighbour's flood, which
-happens on the dark border line between them. The outlines become a vision geometry file; the map
-then says which regions should touch, and the check reports the pairs that do not.
+smoothed copy of the play area): each region spreads over its own print until it meets a
+neighbour's flood, which happens on the dark border line between them. The printed border lines
+themselves belong to no flood: they are found apart (thin dark lines, whatever their colour
+around) and shared out to the nearest region, so each border runs down the middle of its line and
+short borders between three-region junctions keep their length. The outlines become a vision
+geometry file; the map then says which regions should touch, and the check reports the pairs that
+do not.
 """
 from __future__ import annotations
 
@@ -21,6 +25,9 @@ from .reference import MARGIN_MM, REGION_PX_PER_MM, rectified_view
 
 SEED_RADIUS_MM = 3.0
 MIN_TOUCH_MM = 4.0
+LINE_MM = 1.6  # half the width of the black-hat that finds printed border lines
+LINE_SHARE = 0.35  # ... and at least this share of the clearest lines' darkness
+LINE_MIN_DARKNESS = 0.1  # a line is at least 10 % darker than the print beside it
 
 
 def prompts(map_name: str) -> list[dict]:
@@ -74,22 +81,27 @@ def grow(board: Board, rectified: np.ndarray, seeds: dict, px_per_mm: float = RE
         raise CalibrationError(f"regions: the rectified photo is {rectified.shape[1]}x{rectified.shape[0]} px, "
                                f"expected {w}x{h} (redo the reference step)")
     ids = sorted(seeds)
-    markers = np.zeros((h, w), np.int32)
     play = r.play_mask > 0
-    outside = len(ids) + 1
-    markers[cv2.erode(r.play_mask, np.ones((3, 3), np.uint8)) == 0] = outside
+    ys, xs = np.nonzero(play)
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    # The flood runs on the play area alone: the image's edge stops it. (A flood from outside the
+    # play area would run along the board's outer border line and into every region on the edge.)
+    markers = np.zeros((y1 - y0, x1 - x0), np.int32)
     radius = max(1, int(round(SEED_RADIUS_MM * px_per_mm)))
     for k, rid in enumerate(ids, 1):
-        cx, cy = r.to_px(np.array(seeds[rid]))
+        cx, cy = r.to_px(np.array(seeds[rid])) - (x0, y0)
         cv2.circle(markers, (int(round(cx)), int(round(cy))), radius, k, -1)
-    smooth = cv2.bilateralFilter(rectified, 7, 40, 5)
+    crop = np.ascontiguousarray(rectified[y0:y1, x0:x1])
+    smooth = cv2.bilateralFilter(crop, 7, 40, 5)
     smooth = cv2.GaussianBlur(smooth, (0, 0), 0.8)
     cv2.watershed(smooth, markers)
-    lab = markers.copy()
-    lab[(lab <= 0) | (lab == outside)] = 0
-    lab[~play] = 0
-    # A flood can run along a border line (one dark line is smooth to cross along) and claim thin
-    # strands of it; opening each region's mask cuts those strands off.
+    lab = np.zeros((h, w), np.int32)
+    lab[y0:y1, x0:x1] = np.where(markers > 0, markers, 0)
+    # A flood can run along a border line (one dark line is smooth to cross along) and claim it, up
+    # to where it meets two other regions' line: a strand that shortens their shared border. The
+    # line pixels are taken back from every flood, and an opening as wide as a blurred line cuts off
+    # what is left of strands (on faint stretches of line).
+    lab[border_lines(rectified, px_per_mm, play) | ~play] = 0
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius_line(px_per_mm) + 1,) * 2)
     for k in range(1, len(ids) + 1):
         m = (lab == k).astype(np.uint8)
@@ -99,9 +111,9 @@ def grow(board: Board, rectified: np.ndarray, seeds: dict, px_per_mm: float = RE
         sub = m[y:y + bh, x:x + bw]
         thin = (sub > 0) & (cv2.morphologyEx(sub, cv2.MORPH_OPEN, kernel) == 0)
         lab[y:y + bh, x:x + bw][thin] = 0
-    # Pixels on the flood lines go to their nearest region, so neighbours share one border.
+    # Pixels on the border lines go to their nearest region, so neighbours share one border.
     holes = ((lab == 0) & play).astype(np.uint8)
-    if holes.any():
+    if holes.any() and (lab > 0).any():
         _, near = cv2.distanceTransformWithLabels(holes, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL)
         lookup = np.zeros(near.max() + 1, np.int32)
         ys, xs = np.nonzero(holes == 0)
@@ -123,6 +135,23 @@ def radius_line(px_per_mm: float) -> int:
     return max(2, int(round(1.2 * px_per_mm)))
 
 
+def border_lines(rectified: np.ndarray, px_per_mm: float = REGION_PX_PER_MM, within=None) -> np.ndarray:
+    """The printed border lines of a rectified board photo (bool mask): thin and darker than either side.
+
+    A black-hat (closing minus image) wider than a border line (up to ~3 mm) and narrower than a
+    printed symbol measures how much darker each pixel is than the print around it; taken as a share
+    of that print's brightness it finds lines between dark terrains (sea, forest) as well as light
+    ones, under any lighting. The threshold follows the clearest lines (inside ``within``, a bool
+    mask, if given).
+    """
+    gray = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY) if rectified.ndim == 3 else rectified
+    k = 2 * int(round(LINE_MM * px_per_mm)) + 1
+    closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    dark = (closed.astype(np.float32) - gray) / np.maximum(closed, 16).astype(np.float32)
+    clearest = float(np.percentile(dark if within is None else dark[within], 99))
+    return dark > max(LINE_MIN_DARKNESS, LINE_SHARE * clearest)
+
+
 def _outline(mask: np.ndarray, r, px_per_mm: float) -> np.ndarray | None:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
@@ -142,13 +171,9 @@ def geometry(board: Board, polygons: dict) -> Geometry:
     return board.geometry(g.regions, adjacency(g))
 
 
-def adjacency(g: Geometry) -> dict:
-    """Pairs the map calls adjacent whose outlines do not touch ('missing') and touching pairs it does not
-    list ('extra'), each [a, b] with a < b."""
-    try:
-        board = maps.load(g.map)
-    except ValueError as exc:
-        raise CalibrationError(f"map {g.map!r}: {exc}") from None
+def borders(g: Geometry) -> dict:
+    """{(a, b): length in mm} of the border each pair of touching outlines shares (a < b), measured on a
+    1 px/mm raster where every pixel of the play area belongs to its nearest region."""
     s = 1.0
     r = raster(g, s, 0.0)
     lab = np.where(r.play_mask > 0, r.nearest, -1).astype(np.int32)
@@ -159,7 +184,17 @@ def adjacency(g: Geometry) -> dict:
         np.add.at(pairs, (a[diff], b[diff]), 1)
     pairs = pairs + pairs.T
     ids = [int(i) for i in r.ids]
-    touching = {(ids[i], ids[j]) for i, j in zip(*np.nonzero(pairs[:n, :n] >= MIN_TOUCH_MM * s)) if i < j}
+    return {(ids[i], ids[j]): float(pairs[i, j] / s) for i, j in zip(*np.nonzero(pairs[:n, :n])) if i < j}
+
+
+def adjacency(g: Geometry) -> dict:
+    """Pairs the map calls adjacent whose outlines do not touch ('missing') and touching pairs it does not
+    list ('extra'), each [a, b] with a < b. Outlines touch when they share at least ``MIN_TOUCH_MM``."""
+    try:
+        board = maps.load(g.map)
+    except ValueError as exc:
+        raise CalibrationError(f"map {g.map!r}: {exc}") from None
+    touching = {pair for pair, mm in borders(g).items() if mm >= MIN_TOUCH_MM}
     required = {tuple(sorted((reg.id, a))) for reg in board for a in reg.adjacent if reg.id in g.regions
                 and a in g.regions}
     return {"missing": sorted([a, b] for a, b in required - touching),
@@ -273,5 +308,5 @@ def load_seeds(path) -> dict:
     return seeds
 
 
-__all__ = ["prompts", "check_seeds", "grow", "adjacency", "validate_polygon", "iou", "inner_point", "save",
+__all__ = ["prompts", "check_seeds", "grow", "border_lines", "borders", "adjacency", "validate_polygon", "iou", "inner_point", "save",
            "MARGIN_MM"]
