@@ -34,7 +34,7 @@ class SimulatedTable:
         self.session = Session(self.geometry, seed, design_seed, realism)
         self.rng = np.random.default_rng(seed + 101)
         self.tokens: list[Placed] = []
-        self.name = f"simulated:{map_name}:{seed}"
+        self.name = f"simulated:{map_name}:{seed}" + ("" if tier == "realistic" else f":{tier}")  # open_camera's spec
 
     def frame(self) -> np.ndarray:
         return self.session.render(self.tokens, None, self.rng)[0]
@@ -101,6 +101,8 @@ def open_camera(spec: str):
         return SimulatedTable(parts[1] if len(parts) > 1 else "2p", seed, parts[3] if len(parts) > 3 else "realistic")
     from vision.errors import SourceError
     from vision.sources import open_source
+    if spec.startswith("camera:") and not spec[len("camera:"):].isdigit():
+        raise CalibrationError(f"camera {spec!r}: expected camera:N with N the camera's number")
     try:
         return LiveCamera(open_source(spec))
     except SourceError as exc:

@@ -1,8 +1,9 @@
 """The guided calibration on the dashboard: one page per step, driven by a JSON API over ``calibration``.
 
-The camera is the simulated table unless the app's ``CALIBRATE_CAMERA`` names another source
-('picamera', 'camera:0', ...); '{map}' in the name is replaced by the chosen map. Artefacts go to
-``<data dir>/calibration`` (docs/calibration.md).
+The camera is the configuration's ``[camera] source`` (the app's ``CALIBRATE_CAMERA``): the
+simulated table by default, or 'picamera', 'camera:0', ...; '{map}' in it is replaced by the chosen
+map. Artefacts go to ``[camera] calibration_dir`` (``CALIBRATE_DIR``; default
+``<data dir>/calibration``, docs/calibration.md).
 """
 from __future__ import annotations
 
@@ -51,7 +52,8 @@ class _State:
         if self.map is None:
             raise CalibrationError("choose the map first (step 2, Markers)")
         if self.camera is None:
-            self.camera = open_camera(self.camera_spec.replace("{map}", self.map))
+            spec = self.camera_spec.replace("{map}", self.map)
+            self.camera = open_camera(f"simulated:{self.map}" if spec == "simulated" else spec)
         return self.camera
 
 
@@ -59,8 +61,9 @@ def _state() -> _State:
     ext = current_app.extensions
     if "calibrate" not in ext:
         service = current_app.config["SERVICE"]
-        folder = Folder(current_app.config.get("CALIBRATE_DIR") or service.data / "calibration")
-        ext["calibrate"] = _State(folder, current_app.config.get("CALIBRATE_CAMERA", "simulated:{map}:3"))
+        camera = service.config.camera
+        folder = Folder(current_app.config.get("CALIBRATE_DIR") or camera.calibration_path(service.data))
+        ext["calibrate"] = _State(folder, current_app.config.get("CALIBRATE_CAMERA") or camera.source)
     return ext["calibrate"]
 
 
