@@ -1,21 +1,9 @@
-"""A table calibrated once through every step on the simulated camera, shared by the tests."""
+"""The calibrated simulated table (tests/conftest.py), under the names these tests use."""
 import pytest
 
-from calibration import flow
-from calibration.folder import Folder
-from calibration.sim import SimulatedTable
-from vision.settings import Settings
-
-KINDS = ["elves", "elves-decline", "orcs", "orcs-decline", "lost-tribe", "mountain"]
+from ..conftest import CALIBRATION_KINDS as KINDS  # noqa: F401 (imported by the tests)
 
 
 @pytest.fixture(scope="session")
-def table():
-    return SimulatedTable("2p", 3, "realistic")
-
-
-@pytest.fixture(scope="session")
-def calibrated(tmp_path_factory, table):
-    folder = Folder(tmp_path_factory.mktemp("calibration"))
-    report = flow.whole(Settings(), folder, table, "2p", KINDS)
-    return folder, report
+def table(calibration_table):
+    return calibration_table
