@@ -23,7 +23,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 import maps  # noqa: E402
-from companion.reconcile import expected_view, view_of  # noqa: E402
+from companion.reconcile import expected_view  # noqa: E402
 from companion.reconcile.view import race_label  # noqa: E402
 from companion.rules.actions import Conquer  # noqa: E402
 from companion.shuffle import seeded_setup  # noqa: E402
@@ -31,6 +31,7 @@ from companion.simulate import play  # noqa: E402
 from tests.reconcile.harness import follow  # noqa: E402
 from vision import layout  # noqa: E402
 from vision.classify import enroll  # noqa: E402
+from vision.errors import RegistrationError  # noqa: E402
 from vision.observe import Calibration, observe  # noqa: E402
 from vision.render import TIERS, Session, enrollment_samples  # noqa: E402
 from vision.settings import Settings  # noqa: E402
@@ -48,6 +49,12 @@ def model(settings):
     return _MODEL["m"]
 
 
+def geometry(map_name):
+    if map_name not in _MODEL:  # the layout of a map takes seconds: once per worker
+        _MODEL[map_name] = layout.generate(maps.load(map_name))
+    return _MODEL[map_name]
+
+
 def one_game(job):
     map_name, seed, tier, size, inject_rate = job
     cv2.setNumThreads(1)
@@ -55,9 +62,17 @@ def one_game(job):
     realism = TIERS[tier]
     realism = type(realism)(**{**realism.__dict__, "frame_size": size})
     truth = play(seeded_setup(map_name, int(map_name[0]), seed), seed)
-    geo = layout.generate(maps.load(map_name))
-    session = Session(geo, seed, DESIGN_SEED, realism)
-    cal = Calibration.build(settings, geo, session.empty())
+    geo = geometry(map_name)
+    session, cal, moved = None, None, 0
+    while cal is None:  # as at a real table: if the empty board cannot be registered, move the lamp
+        session = Session(geo, seed + 7919 * moved, DESIGN_SEED, realism)
+        for _ in range(3):
+            try:
+                cal = Calibration.build(settings, geo, session.empty())
+                break
+            except RegistrationError:
+                continue
+        moved += cal is None
     mdl = model(settings)
     rng = np.random.default_rng(seed)
     pick = random.Random(seed)
@@ -81,7 +96,7 @@ def one_game(job):
         t0 = time.perf_counter()
         obs, _ = observe(settings, cal, mdl, img)
         observe_ms.append((time.perf_counter() - t0) * 1000)
-        return view_of(obs)[0], t0
+        return obs, t0
 
     pending = {}
 
@@ -110,7 +125,7 @@ def one_game(job):
         board = expected_view(ours)
         board[region] = {label: 1, **{k: v for k, v in board[region].items() if k in ("mountain",)}}
         seen, _ = sight(board)
-        out = follower.see(ours, seen)
+        out = follower.observe(ours, seen)
         injected[code] += 1
         if any(a.region == region and a.code == code for a in out.raised) and not out.actions:
             flagged[code] += 1
@@ -120,13 +135,13 @@ def one_game(job):
         for a in out.actions:
             ours.apply(a)
         seen, _ = sight(expected_view(ours))  # the table puts it right
-        follower.see(ours, seen)
+        follower.observe(ours, seen)
 
     from companion.reconcile import Follower
 
     class Timed(Follower):
-        def see(self, game, seen, hidden=frozenset()):
-            out = super().see(game, seen, hidden)
+        def see(self, game, seen, hidden=frozenset(), unsure=frozenset()):
+            out = super().see(game, seen, hidden, unsure)
             if "t0" in pending:
                 latency.append((time.perf_counter() - pending.pop("t0")) * 1000)
             return out
@@ -138,7 +153,8 @@ def one_game(job):
             "inferred": sum((t_actions & o_actions).values()), "exact": run.ours.fingerprint() == truth.fingerprint(),
             "false_alerts": len([a for a in run.alerts]), "questions": run.questions,
             "latency_ms": latency, "observe_ms": observe_ms, "injected": dict(injected), "flagged": dict(flagged),
-            "misflagged": wrong[:5]}
+            "misflagged": wrong[:5], "lamp_moved": moved, "amended": run.amended, "missed": sorted((t_actions - o_actions).elements()),
+            "extra": sorted((o_actions - t_actions).elements())}
 
 
 def main() -> None:
@@ -176,6 +192,8 @@ def main() -> None:
         "stillness_to_state_ms_median": round(lat[len(lat) // 2], 1) if lat else None,
         "stillness_to_state_ms_p95": round(lat[int(0.95 * len(lat)) - 1], 1) if lat else None,
         "observe_ms_median": round(obs[len(obs) // 2], 1) if obs else None,
+        "lamp_moved": sum(r["lamp_moved"] for r in results),
+        "amended_per_game": round(statistics.mean(r["amended"] for r in results), 2),
         "misflagged_examples": [m for r in results for m in r["misflagged"]][:5],
         "seconds": round(time.time() - start),
     }, indent=1))

@@ -118,6 +118,12 @@ def run(args) -> dict:
             "wrong_regions": dict(errors),
             "confidence_median": {"right": round(float(np.median(confidences[True] or [0])), 3),
                                   "wrong": round(float(np.median(confidences[False] or [0])), 3)},
+            # how well a confidence threshold separates misreads (reconciliation treats those regions as unsure)
+            "confidence_below": {str(t): {"right": round(float(np.mean(np.array(confidences[True]) < t))
+                                                         if confidences[True] else 0.0, 4),
+                                          "wrong": round(float(np.mean(np.array(confidences[False]) < t))
+                                                         if confidences[False] else 0.0, 4)}
+                                 for t in (0.1, 0.2, 0.3)},
             # CPU time of this process per frame: close to the wall time on an idle machine.
             "cpu_ms_median_total": round(float(np.median(cpu)), 2),
             "cpu_ms_p95_total": round(float(np.percentile(cpu, 95)), 2),

@@ -43,9 +43,11 @@ def search(game: Game, seen: View, skip: set[int], hints: Hints,
     nodes = 0
 
     def score(e: Explanation):
-        # fewest differences left; then the closest count (a stack may hide tokens, but an exact
-        # match is likelier); then the fewest actions
-        return (len(e.remaining), slack(e.game), len(e.actions))
+        # fewest differences left, where ending a turn the table did not end counts as one (a single
+        # misread must not move the game on by a turn); then the closest count (a stack may hide
+        # tokens, but an exact match is likelier); then the fewest actions
+        turns = sum(isinstance(a, EndTurn) for a in e.actions)
+        return (len(e.remaining) + turns, slack(e.game), len(e.actions))
 
     def slack(g: Game) -> int:
         want = expected_view(g)
@@ -195,6 +197,37 @@ def guess_redeploy(g: Game, tribe, seen: View, race: str | None = None) -> Redep
         biggest = max(held, key=lambda r: (seen.get(r, {}).get(label, 0), g.regions[r].tokens, -r))
         counts[biggest] += spare
     return Redeploy(placement(counts), race)
+
+
+def amended_redeploy(g: Game, index: int, race: str, seen: View, skip: set[int]) -> Redeploy | None:
+    """The redeployment at ``index`` corrected by a later sight: a region of the race now shows more
+    tokens than it was given (the rest lay under a stack), while nothing has touched the race since.
+    Tokens move from the regions with the most to spare; ``None`` when nothing needs or allows it."""
+    if index >= len(g.history) or not isinstance(g.history[index], Redeploy):
+        return None
+    action = g.history[index]
+    given = dict(action.tokens)
+    if not given or sorted(g.regions_of(race)) != sorted(given) or \
+            any(g.regions[r].race != race or g.regions[r].tokens != n for r, n in given.items()):
+        return None  # touched since: conquered, declined or moved
+    label = race + ("-decline" if g.tribes[race].in_decline else "")
+    low = {r: (1 if r in skip else max(1, seen.get(r, {}).get(label, 0))) for r in given}
+    need = {r: low[r] - n for r, n in given.items() if low[r] > n}
+    if not need:
+        return None
+    spare = {r: n - low[r] for r, n in given.items() if n > low[r]}
+    if sum(need.values()) > sum(spare.values()):
+        return None
+    counts = dict(given)
+    for r, n in need.items():
+        counts[r] += n
+        while n:
+            donor = max(spare, key=lambda d: (spare[d], -d))
+            take = min(n, spare[donor])
+            counts[donor] -= take
+            spare[donor] -= take
+            n -= take
+    return Redeploy(placement(counts), action.race)
 
 
 def resettlement(g: Game, tribe, seen: View) -> Resettle | None:

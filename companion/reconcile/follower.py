@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..rules import pieces
-from ..rules.actions import Abandon, Action, Attempt, Conquer, EndTurn, Fortify, Pick, Roll
+from ..rules.actions import Abandon, Action, Attempt, Conquer, EndTurn, Fortify, Pick, Redeploy, Roll
+from ..rules.errors import IllegalAction
 from ..rules.game import Game
-from .explain import Hints, guess_redeploy, markers, resettlement, search
+from .explain import Hints, amended_redeploy, guess_redeploy, markers, resettlement, search
 from .view import Difference, View, differences, expected_view, label_race, unseen_tokens
 
 
@@ -47,6 +48,8 @@ class Outcome:
     raised: list[Alert] = field(default_factory=list)  # the ones new in this step
     question: Question | None = None
     note: str = ""
+    # earlier actions corrected by this sight, (index in the history, action), applied after ``actions``
+    amend: list[tuple[int, Action]] = field(default_factory=list)
 
     @property
     def in_sync(self) -> bool:
@@ -64,58 +67,83 @@ def view_of(observation) -> tuple[View, set[int]]:
     return seen, hidden
 
 
+def unsure_of(observation, below: float) -> set[int]:
+    """Regions where vision read tokens with a confidence under ``below``: likely misreads (glare,
+    blur), so the follower neither acts on them alone nor raises an alert for them."""
+    return {int(rid) for rid, region in observation.regions.items()
+            if region.tokens and not region.occluded and region.confidence < below}
+
+
 class Follower:
-    def __init__(self):
+    """``unsure_below``: a region read with a lower vision confidence is unsure (see ``unsure_of``)."""
+
+    def __init__(self, unsure_below: float = 0.2):
+        self.unsure_below = unsure_below
         self.hints = Hints()
         self.alerts: dict[tuple, Alert] = {}
         self.accepted: dict[int, tuple] = {}  # region -> what the camera sees there, accepted by the table
         self.last_seen: View | None = None
         self.question: Question | None = None
         self.unseen: dict[str, int] = {}
+        self.redeploys: dict[str, int] = {}  # race -> index of its last redeployment in the history
 
     # ------------------------------------------------------------------ inputs
     def observe(self, game: Game, observation) -> Outcome:
         if not observation.registered:
             return Outcome(alerts=list(self.alerts.values()), note=f"board not registered: {observation.reason}")
         seen, hidden = view_of(observation)
-        return self.see(game, seen, hidden)
+        return self.see(game, seen, hidden, unsure_of(observation, self.unsure_below))
 
-    def see(self, game: Game, seen: View, hidden: set[int] = frozenset()) -> Outcome:
-        """Reconcile a still view of the board with the game."""
+    def see(self, game: Game, seen: View, hidden: set[int] = frozenset(),
+            unsure: set[int] = frozenset()) -> Outcome:
+        """Reconcile a still view of the board with the game. Regions in ``hidden`` are not judged;
+        those in ``unsure`` only confirm an explanation found elsewhere, or one that fits them exactly."""
         self.last_seen = seen
         seen = self._with_accepted(game, seen)
+        hidden = set(hidden)
         if not differences(game, seen, hidden, self.unseen):
             self.alerts.clear()
             self.question = None
             self._remember_unseen(game, seen, [])
-            return Outcome()
-        found = search(game, seen, set(hidden), self.hints, self.unseen)
+            return Outcome(amend=self._amendments(game, seen, hidden | set(unsure)))
+        found = search(game, seen, hidden | set(unsure), self.hints, self.unseen)
         if len(found) > 1 and found[0].actions and not found[0].remaining:
-            options = tuple(tuple(e.actions) for e in found)
-            self.question = Question("Two moves fit what the camera sees: which one was played?", options)
-            return Outcome(alerts=list(self.alerts.values()), question=self.question)
+            return self._ask(found)
         best = found[0]
+        doubtful = [d for d in differences(best.game, seen, hidden, self.unseen) if d.region in unsure]
+        if doubtful and not best.remaining:  # the unsure regions may show one more move: only if it fits exactly
+            more = search(best.game, seen, hidden, self.hints, self.unseen)
+            if more[0].actions and not more[0].remaining:
+                if len(more) > 1:
+                    return self._ask([type(m)(best.actions + m.actions, m.game, []) for m in more])
+                best = type(best)(best.actions + more[0].actions, more[0].game, [])
         self.question = None
-        self._used(best.actions)
-        self._remember_unseen(best.game, seen, best.remaining)
+        self._used(best.actions, game)
+        self._remember_unseen(best.game, _trusting(best.game, seen, unsure), best.remaining)
         alerts = {self._key(d.region, seen): a for d, a in classify(best.game, best.remaining, seen)}
         raised = [a for k, a in alerts.items() if k not in self.alerts]
         self.alerts = alerts
-        return Outcome(actions=best.actions, alerts=list(alerts.values()), raised=raised)
+        amend = self._amendments(best.game, seen, hidden | set(unsure)) if not best.remaining else []
+        return Outcome(actions=best.actions, alerts=list(alerts.values()), raised=raised, amend=amend)
+
+    def _ask(self, found) -> Outcome:
+        options = tuple(tuple(e.actions) for e in found)
+        self.question = Question("Two moves fit what the camera sees: which one was played?", options)
+        return Outcome(alerts=list(self.alerts.values()), question=self.question)
 
     def die(self, game: Game, face: int) -> Outcome:
         """The Reinforcement Die was rolled (button, scoring box or a typed face)."""
         declared = [Attempt(self.hints.target), Roll(face)] if self.hints.target is not None else None
         for actions in (declared, [Roll(face)]):
             if actions and _legal_in_turn(game, actions):
-                return self._do(actions)
+                return self._do(game, actions)
         self.hints.die = face
         return Outcome(alerts=list(self.alerts.values()), note=f"die {face} kept for the final conquest attempt")
 
     def declare(self, game: Game, region: int) -> Outcome:
         """The final conquest attempt's target, declared on the dashboard before or after the roll."""
         if self.hints.die is not None and _legal_in_turn(game, [Attempt(region), Roll(self.hints.die)]):
-            return self._do([Attempt(region), Roll(self.hints.die)])
+            return self._do(game, [Attempt(region), Roll(self.hints.die)])
         if game.phase == "final-roll" or _legal_in_turn(game, [Attempt(region)]):
             self.hints.target = region
         return Outcome(alerts=list(self.alerts.values()), note=f"final conquest attempt declared on region {region}")
@@ -147,7 +175,7 @@ class Follower:
                     steps.append(action)
         if not first.actions and not steps:
             return Outcome(alerts=list(self.alerts.values()), note="nothing to confirm now")
-        self._used(steps)
+        self._used(first.actions + steps, game)
         self._remember_unseen(g, seen, [])
         return Outcome(actions=first.actions + steps, alerts=first.alerts, raised=first.raised)
 
@@ -160,7 +188,10 @@ class Follower:
         action = guess_redeploy(game, active, seen)
         if game.explain(action) is not None:
             return Outcome(alerts=list(self.alerts.values()), note="the redeployment seen does not fit")
-        return self._do([action])
+        g = game.copy()
+        g.apply(action)
+        self._remember_unseen(g, seen, [])
+        return self._do(game, [action])
 
     def answer(self, game: Game, option: int) -> Outcome:
         """The table chose one of the question's explanations."""
@@ -168,7 +199,7 @@ class Follower:
             return Outcome(alerts=list(self.alerts.values()), note="no such answer")
         chosen = list(self.question.options[option])
         self.question = None
-        return self._do(chosen)
+        return self._do(game, chosen)
 
     def accept(self, game: Game, region: int) -> Outcome:
         """Override: the table says the board is right as the camera sees this region (a misread)."""
@@ -184,16 +215,45 @@ class Follower:
         self.question = None
 
     # ------------------------------------------------------------------ helpers
-    def _do(self, actions: list[Action]) -> Outcome:
-        self._used(actions)
+    def _do(self, game: Game, actions: list[Action]) -> Outcome:
+        self._used(actions, game)
         return Outcome(actions=actions, alerts=list(self.alerts.values()))
 
-    def _used(self, actions: list[Action]) -> None:
+    def _used(self, actions: list[Action], game: Game) -> None:
+        """Forget the inputs these actions used; remember where each redeployment stands in the history."""
+        if any(isinstance(a, Redeploy) for a in actions):
+            g = game.copy()
+            for action in actions:
+                if isinstance(action, Redeploy):
+                    tribe = g.tribes.get(action.race) if action.race else g.active_tribe(g.turn.player)
+                    if tribe is not None:
+                        self.redeploys[tribe.name] = len(g.history)
+                if g.explain(action) is not None:
+                    break
+                g.apply(action)
         if any(isinstance(a, Roll) for a in actions):
             self.hints.die = None
             self.hints.target = None
         if any(isinstance(a, EndTurn) for a in actions):
             self.hints.end_turn = False
+
+    def _amendments(self, game: Game, seen: View, skip: set[int]) -> list[tuple[int, Action]]:
+        """Redeployments this sight shows better than the one the game holds (see ``amended_redeploy``)."""
+        out = []
+        for race, index in list(self.redeploys.items()):
+            if race not in game.tribes:
+                del self.redeploys[race]
+                continue
+            action = amended_redeploy(game, index, race, seen, skip)
+            if action is None:
+                continue
+            trial = game.copy()
+            try:
+                trial.replace(index, action)
+            except IllegalAction:
+                continue
+            out.append((index, action))
+        return out
 
     def _remember_unseen(self, game: Game, seen: View, remaining) -> None:
         """Tokens the camera does not see now may lie anywhere on their race's regions later."""
@@ -217,6 +277,14 @@ class Follower:
             else:
                 del self.accepted[region]
         return out
+
+
+def _trusting(game: Game, seen: View, unsure: set[int]) -> View:
+    """The sight with its unsure regions read as the game has them."""
+    if not unsure:
+        return seen
+    want = expected_view(game)
+    return {rid: (dict(want.get(rid, {})) if rid in unsure else labels) for rid, labels in seen.items()}
 
 
 def _legal_in_turn(game: Game, actions: list[Action]) -> bool:

@@ -102,6 +102,27 @@ class Game:
             self.apply(action)
         return last
 
+    def replace(self, index: int, action: Action) -> Action:
+        """Put ``action`` in place of the one at ``index`` and replay the rest (a redeployment the
+        camera first saw under a stack, corrected). If any action no longer fits, nothing changes and
+        the reason is raised. Returns the action replaced."""
+        if not 0 <= index < len(self.history):
+            raise IllegalAction("no-such-action", f"There is no action number {index + 1}.")
+        old = list(self.history)
+        actions = old[:index] + [action] + old[index + 1:]
+        self.history = []
+        self._reset()
+        try:
+            for a in actions:
+                self.apply(a)
+        except IllegalAction:
+            self.history = []
+            self._reset()
+            for a in old:
+                self.apply(a)
+            raise
+        return old[index]
+
     # ------------------------------------------------------------------ queries
     @property
     def current_player(self) -> int:
@@ -861,7 +882,7 @@ class Game:
     def fingerprint(self) -> tuple:
         """Everything the state holds, as plain comparable data: equal fingerprints, equal games."""
         tribes = tuple(sorted((name, t.power.name, t.owner, t.in_decline, t.hand, t.reserve, t.turns_active,
-                               t.holes_placed, t.readied, t.conquests_over, t.redeployed, tuple(t.conquered),
+                               t.holes_placed, t.readied, t.conquests_over, t.redeployed, tuple(sorted(t.conquered)),
                                t.conquered_nonempty) for name, t in self.tribes.items()))
         return (self.phase, self.round, self.finished, tribes,
                 tuple((rid, rs.race, rs.tokens, tuple(sorted(rs.markers.items())))

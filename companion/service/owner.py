@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from .. import inputs as hw
 from ..rules import actions as A
+from ..rules.errors import IllegalAction
 from ..rules.game import CHANCE, Game
 from ..shuffle import roll_die
 from . import codes, views, wording
@@ -195,6 +196,21 @@ class GameOwner:
             self.store.set_finished(self.stored.id, True)
         self._publish()
 
+    def _amend(self, seq: int, action: A.Action, source: str) -> None:
+        """A past action the camera now sees better (a redeployment first seen under a stack)."""
+        try:
+            was = self.game.replace(seq, action)
+        except IllegalAction:
+            return
+        try:
+            self.store.replace(self.stored.id, seq, action, source)
+        except Exception:
+            self.game.replace(seq, was)
+            raise
+        for entry in self._log:
+            if entry["seq"] == seq:
+                entry.update(text=wording.describe(self.game, action), notation=action.notation(), source=source)
+
     def _roll(self, item: RollDie) -> Outcome:
         game = self.game
         face = item.face
@@ -216,6 +232,8 @@ class GameOwner:
             if self.game.explain(action) is not None:
                 break
             self._accept(action, source)
+        for seq, action in out.amend:
+            self._amend(seq, action, source)
         kept = [a for a in self._alerts if a.get("source") != "camera"]
         standing = {(a.get("region"), a["code"]): a for a in self._alerts if a.get("source") == "camera"}
         for alert in out.alerts:

@@ -121,6 +121,12 @@ class Store:
         with self._lock:
             self._db.execute("DELETE FROM actions WHERE game = ? AND seq = ?", (game_id, seq))
 
+    def replace(self, game_id: int, seq: int, action: Action, source: str) -> None:
+        """A past action corrected (a redeployment seen better later); durable when this returns."""
+        with self._lock:
+            self._db.execute("UPDATE actions SET action = ?, source = ?, at = ? WHERE game = ? AND seq = ?",
+                             (json.dumps(action.to_json()), source, time.time(), game_id, seq))
+
     def actions(self, game_id: int) -> list[Action]:
         with self._lock:
             rows = self._db.execute("SELECT action FROM actions WHERE game = ? ORDER BY seq", (game_id,)).fetchall()

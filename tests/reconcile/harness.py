@@ -15,6 +15,7 @@ class Run:
     ours: Game
     alerts: list = field(default_factory=list)
     questions: int = 0
+    amended: int = 0
 
 
 def invisible(before, after, action) -> bool:
@@ -23,7 +24,8 @@ def invisible(before, after, action) -> bool:
 
 
 def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None, before_sight=None) -> Run:
-    """Replay ``truth`` through the follower; ``seen_of(game)`` is what the camera reports of a board.
+    """Replay ``truth`` through the follower; ``seen_of(game)`` is what the camera reports of a board
+    (a view, or a vision ``Observation``).
     ``before_sight(ours, follower)`` runs before each sight (a benchmark injects illegal moves there)."""
     live, ours = Game(truth.setup), Game(truth.setup)
     f = follower or Follower()
@@ -48,9 +50,13 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
         else:
             if before_sight is not None:
                 before_sight(ours, f)
-            out = f.see(ours, seen_of(live))
+            sight = seen_of(live)
+            out = f.observe(ours, sight) if hasattr(sight, "regions") else f.see(ours, sight)
         for a in out.actions:
             ours.apply(a)
+        for index, a in out.amend:
+            ours.replace(index, a)
+        run.amended += len(out.amend)
         run.alerts += out.raised
         if out.question:
             run.questions += 1

@@ -225,3 +225,17 @@ def test_undo_restores_the_previous_state_exactly():
     play(g, "conquer 9")
     assert g.undo() == parse_notation("conquer 9")
     assert g.fingerprint() == before
+
+
+def test_replace_corrects_a_past_redeployment_and_replays_the_rest():
+    g = play(game_with("swamp ratmen"), "pick ratmen", "conquer 4", "conquer 9", "redeploy 4:11 9:1", "end")
+    after = len(g.history)
+    assert g.replace(3, parse_notation("redeploy 4:6 9:6")) == parse_notation("redeploy 4:11 9:1")
+    assert (g.regions[4].tokens, g.regions[9].tokens) == (6, 6) and len(g.history) == after
+    before = g.fingerprint()
+    with pytest.raises(IllegalAction) as info:
+        g.replace(3, parse_notation("redeploy 4:9 9:9"))  # more tokens than the Ratmen have
+    assert info.value.reason == "token-count" and g.fingerprint() == before
+    with pytest.raises(IllegalAction) as info:
+        g.replace(after, parse_notation("redeploy 4:4 9:4"))
+    assert info.value.reason == "no-such-action"

@@ -1,6 +1,6 @@
 import sqlite3
 
-from companion.rules.actions import Conquer, Pick
+from companion.rules.actions import Conquer, Pick, Redeploy
 from companion.service.store import Store
 from companion.shuffle import seeded_setup
 
@@ -35,3 +35,14 @@ def test_meta(tmp_path):
     store = Store(tmp_path / "s.sqlite3")
     assert store.meta_or_create("k", lambda: "v1") == "v1"
     assert store.meta_or_create("k", lambda: "v2") == "v1"
+
+
+def test_a_corrected_action_replaces_the_stored_one(tmp_path):
+    store = Store(tmp_path / "s.sqlite3")
+    a = store.new_game(seeded_setup("2p", 2, 1), 1, ["A", "B"])
+    store.append(a, 0, Pick("tritons"), "web")
+    store.append(a, 1, Redeploy(((3, 2),)), "camera")
+    store.append(a, 2, Pick("amazons"), "web")
+    store.replace(a, 1, Redeploy(((3, 1), (4, 1))), "camera")
+    reopened = Store(tmp_path / "s.sqlite3")
+    assert reopened.actions(a) == [Pick("tritons"), Redeploy(((3, 1), (4, 1))), Pick("amazons")]

@@ -15,6 +15,8 @@ from ..labels import PIECES, RACES
 from ..markers import marker_image
 from .designs import designs, sprite
 
+MARKER_LABELS = frozenset(PIECES) - {"lost-tribe"}  # pieces that lie under the race tokens
+
 TABLE_MM = 90.0  # table visible around the board frame in the canvas
 TERRAIN_BGR = {"farmland": (90, 200, 215), "forest": (50, 120, 50), "hill": (80, 175, 130),
                "mountain": (120, 130, 140), "swamp": (100, 120, 95), "sea": (170, 110, 40),
@@ -206,7 +208,7 @@ class Session:
         """Lay out a board state ({region: {label: count}}) as piles; returns (tokens, visible counts).
 
         Each region's tokens are spread over piles; only the top token of a pile is visible.
-        Tokens that do not fit are dropped (and not counted).
+        Where no room is left, race tokens go on top of a pile and markers under one, as players do.
         """
         rng = rng or self.rng
         g, r = self.geometry, self.realism
@@ -230,23 +232,46 @@ class Session:
                     piles[-1].append(lab)
                 else:
                     piles.append([lab])
-            centres = []
+            centres: list = []
+            stacks: list[list] = []  # per pile placed: [first index in ``placed``, top label]
             seen = {}
             for pile in piles:
-                for _ in range(60):
-                    if len(xs) == 0:
-                        break
+                for _ in range(60 if len(xs) else 0):
                     k = int(rng.integers(len(xs)))
                     p = np.array([xs[k], ys[k]], float) * step + lo + rng.uniform(-0.5, 0.5, 2)
                     if all(np.hypot(*(p - q)) >= tok * 1.18 + 2.0 for q in centres):
-                        centres.append(p)
-                        for level, lab in enumerate(pile):
-                            off = (rng.uniform(*r.stack_offset_mm) * np.array([np.cos(a := rng.uniform(0, 6.3)),
-                                                                               np.sin(a)])
-                                   if level < len(pile) - 1 else np.zeros(2))
-                            placed.append(Placed(lab, p[0] + off[0], p[1] + off[1], float(rng.uniform(-15, 15))))
-                        seen[pile[-1]] = seen.get(pile[-1], 0) + 1
                         break
+                else:
+                    p = None
+                if p is None and stacks:
+                    # No room left: race tokens go on top of a pile, a marker under one, as players do.
+                    k = int(rng.integers(len(stacks)))
+                    below = stacks[k]
+                    at = len(placed) if pile[-1] not in MARKER_LABELS else below[0]
+                    new = [Placed(lab, centres[k][0] + o[0], centres[k][1] + o[1], float(rng.uniform(-15, 15)))
+                           for lab in pile for o in [rng.uniform(-1.5, 1.5, 2)]]
+                    placed[at:at] = new
+                    for other in stacks:
+                        if other[0] >= at and other is not below:
+                            other[0] += len(new)
+                    if at == len(placed) - len(new):
+                        seen[below[1]] -= 1
+                        seen[pile[-1]] = seen.get(pile[-1], 0) + 1
+                        below[1] = pile[-1]
+                    else:
+                        below[0] += len(new)
+                    continue
+                if p is None:  # not even one token fits: at the region's widest point
+                    y, x = np.unravel_index(int(np.argmax(dist)), dist.shape)
+                    p = np.array([x, y], float) * step + lo
+                centres.append(p)
+                stacks.append([len(placed), pile[-1]])
+                for level, lab in enumerate(pile):
+                    off = (rng.uniform(*r.stack_offset_mm) * np.array([np.cos(a := rng.uniform(0, 6.3)), np.sin(a)])
+                           if level < len(pile) - 1 else np.zeros(2))
+                    placed.append(Placed(lab, p[0] + off[0], p[1] + off[1], float(rng.uniform(-15, 15))))
+                seen[pile[-1]] = seen.get(pile[-1], 0) + 1
+            seen = {lab: n for lab, n in seen.items() if n > 0}
             visible[rid] = seen
         return placed, visible
 
@@ -295,12 +320,41 @@ class Session:
             base = palm + d * 25 * s + n * k * 17 * s
             cv2.line(mask, tuple(base.astype(int)), tuple((base + d * rng.uniform(35, 55) * s).astype(int)), 255,
                      int(15 * s))
-        shadow = cv2.GaussianBlur(np.roll(mask, (int(12 * s), int(15 * s)), (0, 1)), (0, 0), 8 * s)
-        out = canvas.astype(np.float32) * (1 - 0.45 * shadow[..., None] / 255)
-        shade = (0.85 + 0.15 * _fbm(rng, *mask.shape))[..., None]
-        al = cv2.GaussianBlur(mask, (0, 0), 1.0).astype(np.float32)[..., None] / 255
-        out = out * (1 - al) + skin * shade * al
-        return out.clip(0, 255).astype(np.uint8), mask
+        # Shade only around the hand: its shadow reaches 3 sigma of the blur past the shifted mask.
+        ys, xs = np.nonzero(mask)
+        pad = int(15 * s + 3 * 8 * s) + 2
+        y0, y1 = max(0, ys.min() - pad), min(mask.shape[0], ys.max() + pad + 1)
+        x0, x1 = max(0, xs.min() - pad), min(mask.shape[1], xs.max() + pad + 1)
+        m = mask[y0:y1, x0:x1]
+        shadow = cv2.GaussianBlur(np.roll(m, (int(12 * s), int(15 * s)), (0, 1)), (0, 0), 8 * s)
+        part = canvas[y0:y1, x0:x1].astype(np.float32) * (1 - 0.45 * shadow[..., None] / 255)
+        shade = (0.85 + 0.15 * _fbm(rng, *m.shape))[..., None]
+        al = cv2.GaussianBlur(m, (0, 0), 1.0).astype(np.float32)[..., None] / 255
+        part = part * (1 - al) + skin * shade * al
+        out = canvas.copy()
+        out[y0:y1, x0:x1] = part.clip(0, 255).astype(np.uint8)
+        return out, mask
+
+    def _occluded(self, mask: np.ndarray) -> set:
+        """Regions the hand covers enough to hide a token."""
+        g = self.geometry
+        if not hasattr(self, "_areas"):
+            self._areas = {}
+            for rid, poly in g.regions.items():
+                rm = np.zeros(mask.shape, np.uint8)
+                cv2.fillPoly(rm, [np.round(self.canvas_px(poly)).astype(np.int32)], 255)
+                self._areas[rid] = np.count_nonzero(rm)
+        ys, xs = np.nonzero(mask)
+        y0, x0 = ys.min(), xs.min()
+        m = mask[y0:ys.max() + 1, x0:xs.max() + 1]
+        out = set()
+        for rid, poly in g.regions.items():
+            rm = np.zeros_like(m)
+            cv2.fillPoly(rm, [np.round(self.canvas_px(poly)).astype(np.int32)], 255, offset=(-int(x0), -int(y0)))
+            inter = np.count_nonzero(rm & m)
+            if inter > 0.02 * self._areas[rid] or inter > (0.3 * g.token_mm * self.s) ** 2:
+                out.add(rid)
+        return out
 
     # ----- the picture ------------------------------------------------------------------------
     def render(self, tokens: list | None = None, hand: np.ndarray | None = None,
@@ -313,13 +367,7 @@ class Session:
         occluded = set()
         if hand is not None:
             canvas, mask = self._draw_hand(canvas, hand, rng)
-            g = self.geometry
-            for rid, poly in g.regions.items():
-                rm = np.zeros_like(mask)
-                cv2.fillPoly(rm, [np.round(self.canvas_px(poly)).astype(np.int32)], 255)
-                inter = np.count_nonzero(rm & mask)
-                if inter > 0.02 * np.count_nonzero(rm) or inter > (0.3 * g.token_mm * self.s) ** 2:
-                    occluded.add(rid)
+            occluded = self._occluded(mask)
         img = cv2.remap(canvas, *self._map, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         r = self.realism
         img = img.astype(np.float32) * self._light * rng.uniform(0.98, 1.02) + self._glare

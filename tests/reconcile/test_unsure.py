@@ -1,0 +1,80 @@
+"""Misreads: a region vision read with a low confidence never moves the game alone nor raises an alert,
+and one misread never ends a turn the table did not end."""
+from companion.reconcile import Follower, expected_view
+from vision.observe import Observation, RegionView
+
+from ..rules.helpers import game_with, play
+
+
+def observation(view, confidence=None):
+    confidence = confidence or {}
+    return Observation(True, {rid: RegionView(dict(labels), False, confidence.get(rid, 0.7))
+                              for rid, labels in view.items()})
+
+
+def test_a_low_confidence_misread_is_neither_acted_on_nor_flagged():
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    seen = expected_view(g)
+    seen[20] = {"ratmen": 2}  # not adjacent: with a sure reading this is an illegal conquest
+    f = Follower()
+    out = f.observe(g, observation(seen, {20: 0.05}))
+    assert out.actions == [] and out.raised == [] and out.alerts == []
+    out = f.observe(g, observation(seen, {20: 0.9}))
+    assert [a.code for a in out.raised] == ["not-adjacent"]
+
+
+def test_a_low_confidence_region_confirms_a_move_that_fits_it_exactly():
+    g = play(game_with("alchemist ratmen"), "pick ratmen")
+    seen = expected_view(g)
+    seen[4] = {"ratmen": 2}  # the only change on the board: a legal conquest
+    out = Follower().observe(g, observation(seen, {4: 0.1}))
+    assert [a.notation() for a in out.actions] == ["conquer 4"] and out.alerts == []
+
+
+def test_a_low_confidence_region_does_not_bend_a_move_seen_elsewhere():
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    seen = expected_view(g)
+    seen[4] = {"ratmen": 1}
+    seen[3] = {"ratmen": 1}  # a conquest, read surely
+    seen[20] = {"ratmen": 1}  # a misread, unsure
+    out = Follower().observe(g, observation(seen, {20: 0.05}))
+    assert [a.notation() for a in out.actions] == ["conquer 3"] and out.raised == []
+
+
+def test_one_misread_of_the_next_players_race_does_not_end_the_turn():
+    g = play(game_with("alchemist ratmen", "berserk amazons", players=("Ann", "Bob")), "pick ratmen", "conquer 4",
+             "redeploy 4:12", "end", "pick amazons", "conquer 20", "redeploy 20:10", "end")
+    assert g.turn.player == 0 and g.phase == "conquest"
+    seen = expected_view(g)
+    seen[19] = {"amazons": 1}  # a misread next to the Amazons while Ann still plays
+    out = Follower().see(g, seen)
+    assert not any(a.notation() == "end" for a in out.actions)
+    assert g.turn.player == 0
+
+
+def test_a_redeployment_seen_under_a_stack_is_amended_when_a_later_sight_shows_more():
+    g = play(game_with("alchemist ratmen", "berserk amazons"), "pick ratmen", "conquer 4", "conquer 9")
+    f = Follower()
+    seen = expected_view(g)
+    f.last_seen = {**expected_view(g), 4: {"ratmen": 3}, 9: {"ratmen": 1}}  # truly 4:6 9:6: stacks hide
+    redeploy = f.redeployed(g).actions
+    assert [a.notation() for a in redeploy] == ["redeploy 4:11 9:1"]  # the unseen ones on the biggest stack
+    play(g, "redeploy 4:11 9:1", "end", "pick amazons")
+    later = expected_view(g)
+    later[4], later[9] = {"ratmen": 2}, {"ratmen": 6}  # the same tokens, seen from a better angle
+    out = f.see(g, later)
+    assert out.alerts == [] and [(i, a.notation()) for i, a in out.amend] == [(3, "redeploy 4:6 9:6")]
+    g.replace(*out.amend[0])
+    assert f.see(g, later).amend == []  # nothing more to correct
+
+
+def test_a_redeployment_touched_since_is_not_amended():
+    g = play(game_with("alchemist ratmen", "berserk amazons"), "pick ratmen", "conquer 4", "conquer 9")
+    f = Follower()
+    f.last_seen = {**expected_view(g), 4: {"ratmen": 3}, 9: {"ratmen": 1}}
+    play(g, *(a.notation() for a in f.redeployed(g).actions), "end", "pick amazons", "conquer 20", "conquer 13")
+    assert (g.regions[13].race, g.regions[9].race) == ("amazons", "ratmen")
+    play(g, "redeploy 13:1 20:9", "end", "conquer 3")  # the Ratmen move on: their redeployment is history
+    later = expected_view(g)
+    later[9] = {"ratmen": 6}
+    assert f.see(g, later).amend == []
