@@ -1,8 +1,8 @@
 """The saved calibration, loaded when the service starts (``[camera] load_calibration``).
 
-``load(config)`` returns what vision needs to read this table (``Saved``) or None, and always one
-line to tell the person starting the service: loaded, not configured, missing, or stale (which
-step to redo on /calibrate).
+``load(config)`` returns what vision needs to read this table (``Saved``) or None, and one line to
+tell the person starting the service: loaded, missing, stale (which steps to redo on /calibrate) or
+unusable; nothing when loading is not configured.
 """
 from __future__ import annotations
 

@@ -30,10 +30,8 @@ class Service:
         self.owner.listeners.append(self.hub.publish)
         self._use_hardware = hardware
         self.hardware = None
-        # The saved calibration ([camera] load_calibration), and the one line that says how loading went.
+        # The saved calibration ([camera] load_calibration), and the one line the commands print about it.
         self.saved_calibration, self.calibration_note = calibrated.load(config)
-        if self.calibration_note:
-            log.info("%s", self.calibration_note)
 
     @property
     def table_code_file(self):
