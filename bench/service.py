@@ -2,7 +2,7 @@
 action to its update in each browser (median, 95th percentile) and the service's resident memory.
 Prints JSON. Not a test.
 
-    python bench/service.py [--actions 60]
+    python bench/service.py [--actions 60] [--ruleset warcraft]
 """
 from __future__ import annotations
 
@@ -38,7 +38,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=60)
     parser.add_argument("--pace", type=float, default=0.3, help="seconds between actions")
+    parser.add_argument("--ruleset", default="smallworld",
+                        help="smallworld (the 5p map) or warcraft (the 5-player SAMPLE islands)")
     args = parser.parse_args()
+    from companion.rules import ruleset as rulesets
+    rules = rulesets.get(args.ruleset)
+    default_map = getattr(rules, "default_map", None)
+    map_name = default_map(5) if default_map else "5p"
     with tempfile.TemporaryDirectory() as data:
         config = Config(service=ServiceSettings(host="127.0.0.1", port=0, data_dir=data, table_code="BENCH1"))
         server = Server(config, hardware=False)
@@ -46,7 +52,7 @@ def main() -> None:
         threading.Thread(target=server.run, daemon=True).start()
         url = f"http://127.0.0.1:{server.port}"
         owner = server.service.owner
-        setup = seeded_setup("5p", 5, 1)
+        setup = seeded_setup(map_name, 5, 1, rules.name)
         owner.submit(NewGame(setup)).result(5)
         accepted: dict[int, float] = {}
         owner.listeners.append(lambda p: accepted.setdefault(p.version, time.time() * 1000))
@@ -79,6 +85,7 @@ def main() -> None:
         server.close()
     latencies.sort()
     print(json.dumps({
+        "ruleset": rules.name, "map": map_name,
         "browsers": len(pages), "actions": len(versions), "updates_measured": len(latencies),
         "updates_expected": len(versions) * len(pages),
         "latency_ms_median": round(statistics.median(latencies), 1),

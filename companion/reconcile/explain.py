@@ -50,14 +50,19 @@ def search(game: Game, seen: View, skip: set[int], hints: Hints,
         return (len(e.remaining) + turns, slack(e.game), len(e.actions))
 
     def slack(g: Game) -> int:
+        """How far the counts are from the sight: tokens under stacks, and tokens seen beyond the
+        game's (those still in hand may lie on the board, but an exact count is likelier)."""
         want = expected_view(g)
-        return sum(max(0, n - seen.get(rid, {}).get(label, 0)) for rid, labels in want.items() if rid not in skip
-                   for label, n in labels.items() if label not in pieces.MARKERS_IN_BOX)
+        return sum(abs(want.get(rid, {}).get(label, 0) - seen.get(rid, {}).get(label, 0))
+                   for rid in want if rid not in skip
+                   for label in set(want[rid]) | set(seen.get(rid, {})) if label not in pieces.MARKERS_IN_BOX)
 
     def visit(g: Game, actions: list[Action], diffs: list[Difference], die: int | None):
         nonlocal best, nodes
         nodes += 1
         here = Explanation(list(actions), g, diffs)
+        if not diffs and actions:
+            exact.append(here)
         if not best or score(here) < score(best[0]):
             best = [here]
         elif score(here) == score(best[0]) and not any(b.game.fingerprint() == g.fingerprint() for b in best):
@@ -82,8 +87,22 @@ def search(game: Game, seen: View, skip: set[int], hints: Hints,
                 continue
             visit(nxt, actions + follow, nd, None if uses_die else die)
 
+    exact: list[Explanation] = []
     visit(game, [], differences(game, seen, skip, unseen), hints.die)
+    if not best[0].remaining:  # a conversion and a conquest both fit a stack: the count cannot tell them apart
+        best += [e for e in exact if e not in best and _interchangeable(e.actions, best[0].actions, seen)
+                 and not any(b.game.fingerprint() == e.game.fingerprint() for b in best)]
     return best
+
+
+def _interchangeable(a: list[Action], b: list[Action], seen: View) -> bool:
+    """The same moves, but for a Sorcerers' conversion in place of a conquest of the same region
+    where the camera sees a single token (the conversion's one, or the top of the conquest's stack)."""
+    def lone(region: int) -> bool:
+        return sum(n for label, n in seen.get(region, {}).items() if label not in pieces.MARKERS_IN_BOX) <= 1
+    return len(a) == len(b) and a != b and all(
+        x == y or ({type(x), type(y)} == {Conquer, Convert} and x.region == y.region and lone(x.region))
+        for x, y in zip(a, b))
 
 
 def _enabling(action: Action) -> bool:
@@ -257,11 +276,13 @@ def markers(g: Game, tribe, seen: View, changed: set[int]) -> list[Action]:
     if heroes and any(not g.regions[r].marker(pieces.HERO) for r in heroes):
         out.append(Heroes(heroes))
     camps = {r: seen.get(r, {}).get(pieces.ENCAMPMENT, 0) for r in held}
-    if any(camps[r] != g.regions[r].marker(pieces.ENCAMPMENT) for r in held if r in changed):
+    now = {r: g.regions[r].marker(pieces.ENCAMPMENT) for r in held}
+    if any(camps[r] > now[r] for r in held if r in changed):  # fewer seen: hidden under the tokens
         spare = pieces.MARKERS_IN_BOX[pieces.ENCAMPMENT] - sum(camps.values())
         if spare > 0 and any(camps.values()):  # "Deploy the 5 Encampments": the rest under a stack
             camps[max(held, key=lambda r: (camps[r], -r))] += spare
-        out.append(Encamp(placement(camps)))
+        if placement(camps) != placement(now):
+            out.append(Encamp(placement(camps)))
     for r in held:
         if seen.get(r, {}).get(pieces.FORTRESS) and not g.regions[r].marker(pieces.FORTRESS):
             out.append(Fortify(r))

@@ -17,6 +17,16 @@ from .explain import Hints, amended_redeploy, guess_redeploy, markers, resettlem
 from .view import Difference, View, differences, expected_view, label_race, unseen_tokens
 
 
+# The rulesets whose pieces the camera knows (vision's labels) and whose moves the search proposes.
+# Small World of Warcraft is followed by hand: see docs/warcraft.md, "The camera".
+FOLLOWED_RULESETS = ("smallworld",)
+
+
+def follows(ruleset: str) -> bool:
+    """Whether the camera can follow a game of this ruleset."""
+    return ruleset in FOLLOWED_RULESETS
+
+
 @dataclass(frozen=True)
 class Alert:
     """An illegal move or a disagreement between the board and the game, as a player reads it."""

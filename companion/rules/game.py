@@ -30,6 +30,8 @@ class Game:
     MARKERS_IN_BOX = pieces.MARKERS_IN_BOX
     PRIMITIVE = pieces.LOST_TRIBE  # the race that belongs to no player (Lost Tribes)
     PRIMITIVE_TOKENS = pieces.LOST_TRIBE_TOKENS
+    PRIMITIVE_TITLE = "Lost Tribe"
+    IMMUNITY_MARKERS = pieces.IMMUNITY_MARKERS  # markers that make a region immune to conquest
 
     def __new__(cls, setup: Setup | None = None, board: maps.Board | None = None):
         """``Game(setup)`` is a game of the setup's ruleset (which may have its own game class)."""
@@ -164,6 +166,28 @@ class Game:
     def tribes_of(self, player: int) -> list[Tribe]:
         p = self.players[player]
         return [self.tribes[n] for n in ([p.active] if p.active else []) + p.declined]
+
+    def awaiting(self) -> tuple[str, object] | None:
+        """Table input a ruleset waits for before anything else, as ``(kind, race or region)``; the
+        base game waits for none (its badge from the reshuffled pile is a ``CHANCE`` turn)."""
+        return None
+
+    def marker_kinds(self) -> tuple[str, ...]:
+        """Every kind of marker this game may put on a region."""
+        return tuple(pieces.MARKER_NAMES)
+
+    def marker_title(self, kind: str) -> str:
+        """A marker's name as printed ("Troll's Lair")."""
+        return pieces.MARKER_NAMES.get(kind, kind)
+
+    def faction_of(self, race: str | None) -> str | None:
+        """A race's faction; None: this game has no factions."""
+        return None
+
+    def coin_transfers(self) -> list[tuple[int | None, int | None, int, str]]:
+        """Coins moved outside scoring, in order: ``(from seat, to seat, coins, why)``, None for the
+        stash. The base game moves none."""
+        return []
 
     def conquest_cost(self, tribe: Tribe, region_id: int) -> int:
         """Tokens needed to conquer the region: 2 + markers + defenders, less the tribe's discounts."""

@@ -16,6 +16,9 @@ class Ruleset:
     title = "Small World"
     races: tuple[type[Race], ...] = RACES
     powers: tuple[type[Power], ...] = POWERS
+    # whether the table reads the token numbers off its banners and badges (a ``values`` action the
+    # first time a combo is picked), so that a service remembers them from game to game
+    reads_values = False
 
     def __init__(self):
         self._races = {cls.name: cls for cls in self.races}
@@ -53,6 +56,14 @@ class Ruleset:
     def load_board(self, name: str) -> maps.Board:
         """The map a record's ``"map"`` names (raises ``maps.MapError``)."""
         return maps.load(name)
+
+    def map_names(self) -> list[str]:
+        """The shipped maps, for a setup form."""
+        return maps.builtin_names()
+
+    def shipped_map(self, name: str) -> bool:
+        """Whether ``name`` is made only of maps shipped with the companion (no file path)."""
+        return name in maps.builtin_names()
 
     def check_options(self, options: object) -> None:
         """Refuse header ``options`` this ruleset does not understand (``RecordError``)."""

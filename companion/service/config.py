@@ -54,8 +54,9 @@ class ServiceSettings:
 class DemoSettings:
     """The demo: a seeded game played on the simulated table."""
 
-    map: str = "4p"
-    players: int = 0  # 0 = the map's player count
+    ruleset: str = "smallworld"  # or "warcraft": Small World of Warcraft on the SAMPLE islands
+    map: str = "4p"  # for warcraft: islands joined by '+' (unset: the SAMPLE islands for the players)
+    players: int = 0  # 0 = the map's player count (warcraft: 4 when the map is unset)
     seed: int = 1
     pace_s: float = 1.5  # one action every pace_s seconds
     restart_s: float = 30.0  # pause on the final scores before the next demo game
@@ -161,12 +162,8 @@ def _table(kind, values: Any, table: str, source: str):
         out[key] = value
     if table == "service" and "table_code" in out and out["table_code"] and len(out["table_code"]) < 6:
         raise ConfigError(f"{source}: [service] table_code: use at least 6 characters")
-    if table == "demo" and "map" in out:
-        import maps
-        try:
-            maps.load(out["map"])
-        except maps.MapError as exc:
-            raise ConfigError(f"{source}: [demo] map: {exc}") from None
+    if table == "demo":
+        _check_demo(out, source)
     if table == "camera":
         problem = camera_source_problem(out["source"]) if "source" in out else None
         if problem:
@@ -175,6 +172,24 @@ def _table(kind, values: Any, table: str, source: str):
         if out.get("calibration_dir") and folder.exists() and not folder.is_dir():
             raise ConfigError(f"{source}: [camera] calibration_dir: {folder} is a file, not a folder")
     return kind(**out)
+
+
+def _check_demo(out: dict, source: str) -> None:
+    """The demo's ruleset exists and its map is one of that ruleset's maps."""
+    import maps
+
+    from ..rules import ruleset as rulesets
+    try:
+        rules = rulesets.get(out.get("ruleset", "smallworld"))
+    except ValueError as exc:
+        raise ConfigError(f"{source}: [demo] ruleset: {exc}") from None
+    default_map = getattr(rules, "default_map", None)
+    if "map" not in out and default_map is not None:
+        out["map"] = default_map(out.get("players") or 4)
+    try:
+        rules.load_board(out.get("map", DemoSettings.map))
+    except maps.MapError as exc:
+        raise ConfigError(f"{source}: [demo] map: {exc}") from None
 
 
 def camera_source_problem(spec: str) -> str | None:

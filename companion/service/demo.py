@@ -41,7 +41,7 @@ class DemoDriver:
     def _run(self) -> None:
         seed = self.settings.seed
         while not self._stop.is_set():
-            setup = seeded_setup(self.settings.map, self.players, seed)
+            setup = seeded_setup(self.settings.map, self.players, seed, self.settings.ruleset)
             outcome = self.owner.submit(NewGame(setup, die_seed=seed, source="demo")).result()
             if not outcome.ok:
                 log.error("demo: %s", outcome.sentence)

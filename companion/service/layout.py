@@ -1,8 +1,9 @@
 """Board geometry for the dashboard: where each region is drawn.
 
 No measured board geometry exists yet, so ``schematic(board)`` computes a deterministic layout from
-the map's adjacency (a spectral start, then a few hundred force-directed steps). ``geometry(board)``
-is the one entry point: real geometry (a polygon per region) can replace the schematic here without
+the map's adjacency (a spectral start, then a few hundred force-directed steps). A Small World of Warcraft map is several
+islands with no border between them: each island is laid out on its own, in its own part of the
+picture, so the islands read as islands. ``geometry(board)`` is the one entry point: real geometry (a polygon per region) can replace the schematic here without
 touching the drawing code, which accepts either a circle (x, y, r) or an SVG ``path`` per region.
 """
 from __future__ import annotations
@@ -17,9 +18,10 @@ WIDTH, HEIGHT = 1000, 640
 MARGIN = 60
 
 
-@lru_cache(maxsize=16)
-def _layout(key: tuple) -> dict:
+@lru_cache(maxsize=32)
+def _layout(key: tuple, box: tuple = (0, 0, WIDTH, HEIGHT), margin: float = MARGIN) -> dict:
     ids, edges, border = key
+    left, top, width, height = box
     n = len(ids)
     index = {rid: i for i, rid in enumerate(ids)}
     adj = np.zeros((n, n))
@@ -50,17 +52,50 @@ def _layout(key: tuple) -> dict:
     lo, hi = pos.min(0), pos.max(0)
     span = np.where(hi - lo > 1e-9, hi - lo, 1)
     xy = (pos - lo) / span
-    xy[:, 0] = MARGIN + xy[:, 0] * (WIDTH - 2 * MARGIN)
-    xy[:, 1] = MARGIN + xy[:, 1] * (HEIGHT - 2 * MARGIN)
-    radius = float(max(22, min(44, 0.5 * min(WIDTH, HEIGHT) / np.sqrt(n))))
+    xy[:, 0] = left + margin + xy[:, 0] * (width - 2 * margin)
+    xy[:, 1] = top + margin + xy[:, 1] * (height - 2 * margin)
+    radius = float(max(22, min(44, 0.5 * min(width, height) / np.sqrt(n))))
     return {rid: (round(float(xy[i, 0]), 1), round(float(xy[i, 1]), 1), radius) for i, rid in enumerate(ids)}
 
 
+def _key(regions) -> tuple:
+    ids = tuple(r.id for r in regions)
+    edges = tuple(sorted({tuple(sorted((r.id, a))) for r in regions for a in r.adjacent}))
+    border = tuple(bool(r.border) for r in regions)
+    return ids, edges, border
+
+
+def islands_of(board: maps.Board) -> list[list]:
+    """The board's regions by island (one group for a board that is not made of islands)."""
+    groups: dict[int, list] = {}
+    for r in board:
+        groups.setdefault(getattr(r, "island", 0), []).append(r)
+    return [groups[k] for k in sorted(groups)]
+
+
+def island_boxes(count: int) -> list[tuple[float, float, float, float]]:
+    """Where each island goes: one row for up to 3 islands, else two rows (the first one longer)."""
+    rows = [count] if count <= 3 else [count - count // 2, count // 2]
+    out = []
+    for row, n in enumerate(rows):
+        h = HEIGHT / len(rows)
+        for i in range(n):
+            w = WIDTH / n
+            out.append((i * w, row * h, w, h))
+    return out
+
+
 def schematic(board: maps.Board) -> dict:
-    ids = tuple(board.ids)
-    edges = tuple(sorted({tuple(sorted((r.id, a))) for r in board for a in r.adjacent}))
-    border = tuple(bool(r.border) for r in board)
-    return _layout((ids, edges, border))
+    groups = islands_of(board)
+    if len(groups) == 1:
+        return _layout(_key(board.regions))
+    out: dict = {}
+    for regions, box in zip(groups, island_boxes(len(groups))):
+        out.update(_layout(_key(regions), box, MARGIN * 0.6))
+    xy = np.array([(x, y) for x, y, _ in out.values()])
+    gaps = np.sqrt(((xy[:, None, :] - xy[None, :, :]) ** 2).sum(-1)) + np.eye(len(xy)) * 1e9
+    radius = round(float(max(16, min(40, 0.48 * np.sort(gaps.min(1))[len(xy) // 10]))), 1)  # but the tightest few
+    return {rid: (x, y, radius) for rid, (x, y, _) in out.items()}
 
 
 def geometry(board: maps.Board) -> dict:
@@ -70,7 +105,15 @@ def geometry(board: maps.Board) -> dict:
     for r in board:
         x, y, radius = places[r.id]
         regions.append({"id": r.id, "x": x, "y": y, "r": radius, "path": None, "terrain": r.terrain,
-                        "symbols": sorted(r.symbols), "border": r.border, "lost_tribe": r.lost_tribe})
+                        "symbols": sorted(r.symbols), "border": r.border, "lost_tribe": r.lost_tribe,
+                        "entry": r.entry, "island": getattr(r, "island", 0), "murloc": getattr(r, "murloc", False)})
     edges = sorted({tuple(sorted((r.id, a))) for r in board for a in r.adjacent})
+    groups = islands_of(board)
+    islands = []
+    if len(groups) > 1:
+        for group, (left, top, width, height) in zip(groups, island_boxes(len(groups))):
+            islands.append({"island": group[0].island, "name": group[0].island_name,
+                            "x": round(left + width / 2, 1), "y": round(top + 16, 1),
+                            "box": [round(left, 1), round(top, 1), round(width, 1), round(height, 1)]})
     return {"width": WIDTH, "height": HEIGHT, "regions": regions, "edges": [list(e) for e in edges],
-            "schematic": True}
+            "islands": islands, "schematic": True}

@@ -5,6 +5,7 @@ shown before it is on disk). Listeners receive a ``Published`` snapshot after ev
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import queue
 import random
@@ -15,11 +16,13 @@ from dataclasses import dataclass, field
 
 from .. import inputs as hw
 from ..rules import actions as A
+from ..rules import ruleset as rulesets
 from ..rules.errors import IllegalAction
 from ..rules.game import CHANCE, Game
+from ..rules.setup import Setup
 from ..shuffle import roll_die
 from . import codes, views, wording
-from ..reconcile import Follower
+from ..reconcile import Follower, follows
 from .inputs import Answer, Declare, NewGame, Observation, Outcome, Play, Resolve, RollDie, Undo
 from .store import Store, StoredGame
 
@@ -114,6 +117,9 @@ class GameOwner:
         if self.game is None:
             return Outcome(409, "no-game", "No game is set up yet: open the setup page.")
         if isinstance(item, Observation):
+            if not follows(self.game.rules.name):
+                return Outcome(409, "no-camera", f"The camera does not follow {self.game.rules.title} games yet: "
+                               "enter the moves on the dashboard.")
             return self._camera(self.follower.observe(self.game, item.observation), "camera")
         if isinstance(item, hw.Confirm):
             typed = [a for a in self._alerts if a.get("source") != "camera"]
@@ -139,16 +145,55 @@ class GameOwner:
 
     def _new_game(self, item: NewGame) -> Outcome:
         try:
-            game = Game(item.setup)
+            setup = self._with_table_values(Setup.from_json(item.setup.to_json()))  # stored as it will be read
+            game = Game(setup)
         except (ValueError, KeyError) as exc:
             return Outcome(400, "bad-setup", str(exc))
         seed = item.die_seed if item.die_seed is not None else (
             self.die_seed if self.die_seed >= 0 else secrets.randbelow(2**31))
-        seat_codes = _distinct_codes(len(item.setup.players))
-        game_id = self.store.new_game(item.setup, seed, seat_codes)
+        seat_codes = _distinct_codes(len(setup.players))
+        game_id = self.store.new_game(setup, seed, seat_codes)
         self._load(self.store.game(game_id), game)
         self._publish()
         return Outcome(201, "ok", "The game is set up.", {"game": game_id})
+
+    def _with_table_values(self, setup):
+        """A ruleset whose token numbers the table reads off its pieces: the values this table has
+        already read go into the new game's header (``options.values``); the header's own win."""
+        rules = rulesets.get(setup.ruleset)
+        if not rules.reads_values:
+            return setup
+        known = self.store.piece_values(rules.name)
+        options = dict(setup.options or {})
+        given = options.get("values") or {}
+        values = {}
+        for kind, is_known in (("races", rules.is_race), ("powers", rules.is_power)):
+            kept = {n: v for n, v in known[kind].items() if is_known(n)}
+            values[kind] = {**kept, **(given.get(kind) or {})}
+        if not (values["races"] or values["powers"]):
+            return setup
+        options["values"] = values
+        rules.check_options(options)
+        return dataclasses.replace(setup, options=options)
+
+    def _remember_values(self, before: dict | None, source: str) -> None:
+        """Keep the values a player has just read off the pieces for the next games, and forget those
+        an undo took back (the demo's SAMPLE values are never kept)."""
+        if before is None or source == "demo":
+            return
+        after = self.game.known_values()
+        changes = {}
+        for kind in after:
+            changes[kind] = {n: v for n, v in after[kind].items() if before[kind].get(n) != v}
+            changes[kind].update({n: None for n in before[kind] if n not in after[kind]})
+        if any(changes.values()):
+            try:
+                self.store.set_piece_values(self.game.rules.name, changes)
+            except Exception:  # the action itself is stored: the table is asked again next game
+                log.exception("cannot keep the piece values")
+
+    def _known_values(self) -> dict | None:
+        return self.game.known_values() if self.game.rules.reads_values else None
 
     def _load(self, stored: StoredGame, game: Game | None = None) -> None:
         self.follower = Follower()
@@ -167,10 +212,13 @@ class GameOwner:
 
     def _play(self, action: A.Action, seat: int | None, source: str) -> Outcome:
         game = self.game
-        if seat is not None and seat != game.current_player and not game.finished:
-            whose = "the table's (a badge is revealed)" if game.current_player == CHANCE else \
-                f"{game.players[game.current_player].name}'s"
-            return Outcome(409, "not-your-turn", f"It is {whose} turn, not yours.")
+        acting = game.current_player
+        if acting == CHANCE and isinstance(action, A.Roll):
+            acting = game.turn.player  # a die the rules ask for (the Gnomes' airborne assault): its player rolls
+        if seat is not None and seat != acting and not game.finished:
+            if acting == CHANCE:
+                return Outcome(409, "not-your-turn", f"The table answers first: {wording.step(game)}")
+            return Outcome(409, "not-your-turn", f"It is {game.players[acting].name}'s turn, not yours.")
         reason = game.explain(action)
         if reason is not None:
             if isinstance(action, views.CONQUESTS):
@@ -185,12 +233,14 @@ class GameOwner:
         """Apply, commit, then publish: the order that makes a pulled plug lose nothing shown."""
         entry = self._entry(action, source)
         seq = len(self.game.history)
+        before = self._known_values()
         self.game.apply(action)
         try:
             self.store.append(self.stored.id, seq, action, source)
         except Exception:
             self.game.undo()
             raise
+        self._remember_values(before, source)
         self._log.append(entry)
         if self.game.finished:
             self.store.set_finished(self.stored.id, True)
@@ -259,7 +309,9 @@ class GameOwner:
             return Outcome(409, "nothing-to-undo", "No action has been played yet.")
         seq = len(game.history) - 1
         self.store.remove_last(self.stored.id, seq)
+        before = self._known_values()
         last = game.undo()
+        self._remember_values(before, "undo")
         self.store.set_finished(self.stored.id, game.finished)
         undone = self._log.pop() if self._log else None
         self._publish()
@@ -270,7 +322,7 @@ class GameOwner:
         self._alert_ids += 1
         who = self.game.players[seat].name if seat is not None else "The table"
         self._alerts.append({"id": self._alert_ids, "seat": seat, "who": who, "code": reason.code,
-                             "sentence": reason.sentence, "action": action.notation(), "source": source})
+                             "sentence": views.public_sentence(reason.sentence), "action": action.notation(), "source": source})
         self._publish()
 
     def _resolve(self, item: Resolve) -> Outcome:

@@ -2,7 +2,8 @@
 
 An action is committed before anyone is told about it, so a pulled plug loses nothing shown. The
 state of a game is always the replay of its stored record; several games are kept, and the one in
-progress is resumed at start.
+progress is resumed at start. The numbers a table has read off its banners and badges (Small World
+of Warcraft) are kept too, from one game to the next.
 """
 from __future__ import annotations
 
@@ -33,6 +34,13 @@ CREATE TABLE IF NOT EXISTS actions (
     source TEXT NOT NULL,
     at REAL NOT NULL,
     PRIMARY KEY (game, seq)
+);
+CREATE TABLE IF NOT EXISTS piece_values (
+    ruleset TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('races', 'powers')),
+    name TEXT NOT NULL,
+    value INTEGER NOT NULL,
+    PRIMARY KEY (ruleset, kind, name)
 );
 """
 
@@ -80,6 +88,35 @@ class Store:
             value = make()
             self.set_meta(key, value)
         return value
+
+    # ---------------------------------------------------------------- the table's piece values
+    def piece_values(self, ruleset: str) -> dict:
+        """``{"races": {name: n}, "powers": {name: n}}``: the values this table has read off its pieces."""
+        out: dict = {"races": {}, "powers": {}}
+        with self._lock:
+            rows = self._db.execute("SELECT kind, name, value FROM piece_values WHERE ruleset = ? "
+                                    "ORDER BY kind, name", (ruleset,)).fetchall()
+        for kind, name, value in rows:
+            out[kind][name] = value
+        return out
+
+    def set_piece_values(self, ruleset: str, values: dict) -> None:
+        """Remember values (same shape as ``piece_values``); a value of None forgets that name."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                for kind in ("races", "powers"):
+                    for name, value in (values.get(kind) or {}).items():
+                        if value is None:
+                            self._db.execute("DELETE FROM piece_values WHERE ruleset = ? AND kind = ? AND name = ?",
+                                             (ruleset, kind, name))
+                        else:
+                            self._db.execute("INSERT OR REPLACE INTO piece_values (ruleset, kind, name, value) "
+                                             "VALUES (?, ?, ?, ?)", (ruleset, kind, name, int(value)))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     # ---------------------------------------------------------------- games
     def new_game(self, setup: Setup, die_seed: int, seat_codes: list[str]) -> int:

@@ -5,6 +5,8 @@ game is over). ``seat_view`` adds one player's private part: their coins and inc
 """
 from __future__ import annotations
 
+import re
+
 from ..rules import actions as A
 from ..rules import pieces
 from ..rules.game import CHANCE, Game
@@ -13,6 +15,11 @@ from . import wording
 SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff9f1c", "#9467bd")
 SEAT_RGB = ((214, 39, 40), (31, 119, 180), (44, 160, 44), (255, 159, 28), (148, 103, 189))
 CONQUESTS = (A.Conquer, A.Attempt, A.DragonConquer)
+
+
+def public_sentence(sentence: str) -> str:
+    """A reason as the table screen shows it: without the coin total it may end with (private)."""
+    return re.sub(r"[;,]? you have (\d+|none)\.$", ".", sentence)
 
 
 def last_die(game: Game) -> int | None:
@@ -37,7 +44,56 @@ def conquerable(game: Game) -> list[dict]:
 
 def _tribe(game: Game, name: str) -> dict:
     t = game.tribes[name]
-    return {"race": t.race.name, "power": t.power.name, "title": t.title(), "in_decline": t.in_decline}
+    return {"race": t.race.name, "power": t.power.name, "title": t.title(), "in_decline": t.in_decline,
+            "faction": game.faction_of(t.race.name)}
+
+
+def marker_symbols(game: Game) -> dict[str, str]:
+    """A short symbol for each marker title, drawn on the board (the legend says which is which)."""
+    out: dict[str, str] = {}
+    for kind in game.marker_kinds():
+        title = game.marker_title(kind)
+        symbol = _SYMBOLS.get(title) or "".join(w[0] for w in title.replace("-", " ").split() if w[0].isalpha())
+        while symbol in out.values():
+            symbol += "'"
+        out[title] = symbol
+    return out
+
+
+_SYMBOLS = {"Mountain": "M", "Troll's Lair": "L", "Fortress": "F", "Encampment": "E", "Hero": "H", "Dragon": "D",
+            "Hole-in-the-Ground": "O",
+            # Small World of Warcraft
+            "face-down marker": "?", "Bomb": "B", "Wisp Wall": "W", "Fort": "F", "Watch Tower": "T",
+            "Military Objective": "MO", "Champion": "C", "Beast": "Be", "Aegis of Aggramar": "Aegis",
+            "Ashes of Al'ar": "Ashes", "Doomhammer": "Doom", "Frostmourne": "Frost", "Heart of Azeroth": "Heart",
+            "Battleground": "BG", "Dark Portal": "DP", "Karazhan": "Kz", "Light's Hope Chapel": "LHC",
+            "Meeting Stone": "MS", "Spirit Healer": "SH", "Well of Eternity": "Well"}
+
+
+def awaiting(game: Game) -> dict | None:
+    """The table input the game waits for (a ruleset's own): who gives it and what the form asks."""
+    wanted = game.awaiting()
+    if wanted is None:
+        return None
+    kind, arg = wanted
+    out = {"kind": kind, "text": wording.awaiting(game), "seat": game.turn.player}
+    if kind == "values":
+        tribe = game.tribes[arg]
+        known = game.known_values()
+        out.update(race=tribe.race.name, race_title=tribe.race.title, power=tribe.power.name,
+                   power_title=tribe.power.title, banner=known["races"].get(tribe.race.name),
+                   badge=known["powers"].get(tribe.power.name))
+    else:
+        out["region"] = arg
+    return out
+
+
+def table_choices(game: Game) -> list[dict]:
+    """What the table may say when chance speaks (a badge from the reshuffled pile, a marker's or a
+    Bomb's face, a die): each possible face, in words."""
+    if game.finished or game.current_player != CHANCE:
+        return []
+    return [{"notation": a.notation(), "words": wording.describe(game, a)} for a in game.legal_actions()]
 
 
 def public_view(game: Game) -> dict:
@@ -57,16 +113,17 @@ def public_view(game: Game) -> dict:
         regions[str(rid)] = {
             "owner": tribe.owner if tribe else None,
             "race": rs.race,
-            "race_title": (tribe.race.title if tribe else ("Lost Tribe" if rs.race else None)),
+            "race_title": (tribe.race.title if tribe else (game.PRIMITIVE_TITLE if rs.race else None)),
             "tokens": rs.tokens,
             "in_decline": bool(tribe and tribe.in_decline),
-            "markers": {pieces.MARKER_NAMES.get(k, k): n for k, n in sorted(rs.markers.items())},
-            "immune": any(rs.marker(m) for m in pieces.IMMUNITY_MARKERS),
+            "markers": {game.marker_title(k): n for k, n in sorted(rs.markers.items()) if n},
+            "immune": any(rs.marker(m) for m in game.IMMUNITY_MARKERS),
         }
-    combos = [{"cost": i, "coins": s.coins, "race": s.race, "power": s.power,
+    combos = [{"cost": i, "coins": s.coins, "race": s.race, "power": s.power, "faction": game.faction_of(s.race),
                "title": f"{wording.power_title(game, s.power)} {game.rules.race_title(s.race)}"}
               for i, s in enumerate(game.column)]
     view = {
+        "ruleset": game.rules.name, "ruleset_title": game.rules.title,
         "map": game.board.name, "map_title": game.board.title,
         "round": game.round, "rounds": game.rounds, "last_round": game.round == game.rounds,
         "phase": game.phase, "step": wording.step(game),
@@ -75,6 +132,7 @@ def public_view(game: Game) -> dict:
         "conquerable": conquerable(game),
         "die": last_die(game), "die_due": not game.finished and game.explain(A.Roll(0)) is None,
         "actions": len(game.history), "finished": game.finished,
+        "awaiting": awaiting(game), "table_choices": table_choices(game), "marker_symbols": marker_symbols(game),
         "setup": setup_instructions(game) if not game.history else None,
         "end": end_view(game) if game.finished else None,
     }
@@ -84,12 +142,16 @@ def public_view(game: Game) -> dict:
 def setup_instructions(game: Game) -> list[str]:
     """What the table places before the first turn."""
     lines = [f"Board: {game.board.title} ({game.rounds} rounds on the turn track)."]
-    mountains = [rid for rid, rs in game.regions.items() if rs.marker(pieces.MOUNTAIN)]
-    lost = [rid for rid, rs in game.regions.items() if rs.race == pieces.LOST_TRIBE]
-    if mountains:
-        lines.append(f"A Mountain on regions {', '.join(map(str, mountains))}.")
-    if lost:
-        lines.append(f"A Lost Tribe token on regions {', '.join(map(str, lost))}.")
+    by_kind: dict[str, list[int]] = {}
+    for rid, rs in game.regions.items():
+        for kind, n in rs.markers.items():
+            if n:
+                by_kind.setdefault(kind, []).append(rid)
+    primitive = [rid for rid, rs in game.regions.items() if rs.race == game.PRIMITIVE]
+    for kind, where in by_kind.items():
+        lines.append(f"{_cap(game.marker_title(kind))}: one on each of regions {', '.join(map(str, where))}.")
+    if primitive:
+        lines.append(f"{game.PRIMITIVE_TITLE}: one token on each of regions {', '.join(map(str, primitive))}.")
     for i, s in enumerate(game.column):
         lines.append(f"Combo {i + 1} (costs {i}): {wording.power_title(game, s.power)} badge beside the "
                      f"{game.rules.race_title(s.race)} banner.")
@@ -98,20 +160,32 @@ def setup_instructions(game: Game) -> list[str]:
     return lines
 
 
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+_CHART: dict = {}
+
+
 def coins_over_rounds(game: Game) -> list[dict]:
-    """Each player's coins after each round (revealed at the end)."""
-    out = []
-    for i, p in enumerate(game.players):
-        points = [pieces.STARTING_COINS]
-        total = pieces.STARTING_COINS
-        by_round: dict[int, int] = {}
-        for entry in p.income:
-            by_round[entry["round"]] = by_round.get(entry["round"], 0) + entry["total"]
-        for r in range(1, game.rounds + 1):
-            total += by_round.get(r, 0)
-            points.append(total)
-        out.append({"seat": i, "name": p.name, "colour": SEAT_COLOURS[i % len(SEAT_COLOURS)], "coins": points})
-    return out
+    """Each player's coins at the start and after each round (revealed at the end): the record
+    replayed, so coins paid between players and to the stash (Small World of Warcraft) count too."""
+    key = (id(game), len(game.history), game.finished)
+    if key not in _CHART:
+        replayed = Game(game.setup, game.board)
+        points = [[p.coins for p in replayed.players]]
+        for action in game.history:
+            before = replayed.round
+            replayed.apply(action)
+            if replayed.round != before:
+                points.append([p.coins for p in replayed.players])
+        points = (points + [[p.coins for p in game.players]] * game.rounds)[:game.rounds]
+        points.append([p.coins for p in game.players])
+        _CHART.clear()
+        _CHART[key] = points
+    points = _CHART[key]
+    return [{"seat": i, "name": p.name, "colour": SEAT_COLOURS[i % len(SEAT_COLOURS)],
+             "coins": [row[i] for row in points]} for i, p in enumerate(game.players)]
 
 
 def end_view(game: Game) -> dict:
@@ -133,8 +207,12 @@ def seat_view(game: Game, seat: int) -> dict:
         "combos": [_tribe(game, t.name) for t in game.tribes_of(seat)],
         "my_turn": not game.finished and game.current_player == seat,
         "choices": [], "held": {}, "resettles": None,
+        "transfers": transfers(game, seat), "values_wanted": None,
     }
-    if view["my_turn"]:
+    wanted = awaiting(game)
+    if wanted and wanted["kind"] == "values" and wanted["seat"] == seat:
+        view["values_wanted"] = wanted  # a form, not a button: the numbers are read off the pieces
+    elif view["my_turn"]:
         choices = []
         for action in game.legal_actions():
             if isinstance(action, (A.Redeploy, A.Resettle, A.Encamp)):
@@ -146,3 +224,15 @@ def seat_view(game: Game, seat: int) -> dict:
         for tribe in game.tribes_of(seat):
             view["held"][tribe.name] = {str(r): game.regions[r].tokens for r in game.regions_of(tribe.name)}
     return view
+
+
+def transfers(game: Game, seat: int) -> list[dict]:
+    """The coins this seat paid or received outside scoring, latest first (private to the seat)."""
+    out = []
+    for frm, to, coins, why in game.coin_transfers():
+        if seat not in (frm, to):
+            continue
+        other = to if frm == seat else frm
+        out.append({"coins": coins if to == seat else -coins, "why": why,
+                    "with": game.players[other].name if other is not None else "the stash"})
+    return out[::-1]

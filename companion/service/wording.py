@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..rules import actions as A
 from ..rules.game import CHANCE, Game
+from ..rules.warcraft import actions as W
 
 
 def tribe_title(game: Game, seat: int, race: str | None = None) -> str:
@@ -68,7 +69,59 @@ def describe(game: Game, action: A.Action) -> str:
     if isinstance(action, A.Ally):
         ally = game.players[action.player].name if 0 <= action.player < len(game.players) else action.player
         return f"{who} makes peace with {ally}."
+    warcraft = _warcraft(game, action, who, title)
+    if warcraft:
+        return warcraft
     return f"{who}: {action.notation()}."  # pragma: no cover - every action is worded above
+
+
+def _regions(ids) -> str:
+    ids = [str(r) for r in ids]
+    return "region " + ids[0] if len(ids) == 1 else "regions " + ", ".join(ids[:-1]) + " and " + ids[-1]
+
+
+def _warcraft(game: Game, action: A.Action, who: str, title: str) -> str | None:
+    """Small World of Warcraft's own actions."""
+    if isinstance(action, W.Values):
+        tribe = game.tribes.get(action.race)
+        power = tribe.power.title if tribe else "special power"
+        return (f"{who} reads the {game.rules.race_title(action.race)} banner ({action.banner}) and the {power} "
+                f"badge ({action.badge}): {action.banner + action.badge} tokens.")
+    if isinstance(action, W.Discover):
+        return f"The marker in {region(game, action.region)} is turned up: {game.marker_title(action.marker)}."
+    if isinstance(action, W.Detonate):
+        what = "explodes" if action.result == "exploding" else "is a dud"
+        return f"The Bomb in {region(game, action.region)} {what}."
+    if isinstance(action, W.Form):
+        return f"{who}'s {title} take the {action.form} form."
+    if isinstance(action, W.Enlist):
+        return f"{who}'s {title} enlist {action.count} token{'s' if action.count != 1 else ''}."
+    if isinstance(action, W.Objectives):
+        return f"{who} places the Military Objectives in {_regions(action.regions)}." if action.regions else \
+            f"{who} places no Military Objective."
+    if isinstance(action, W.PlaceBombs):
+        return f"{who}'s {title} place Bombs in {_regions(action.regions)}." if action.regions else \
+            f"{who}'s {title} place no Bomb."
+    if isinstance(action, W.Airborne):
+        return f"{who}'s {title} launch an airborne assault on {region(game, action.region)}."
+    if isinstance(action, W.Use):
+        return f"{who}'s {title} conquer {region(game, action.region)} with the {game.marker_title(action.item)}."
+    if isinstance(action, W.Place):
+        return f"{who} places the {game.marker_title(action.item)} in {region(game, action.region)}."
+    if isinstance(action, W.Side):
+        return f"{who}'s {title} fight for the {action.faction.capitalize()} this turn."
+    if isinstance(action, W.ChampionConquer):
+        return f"{who}'s {title} send the Champion to conquer {region(game, action.region)}."
+    if isinstance(action, W.Intimidate):
+        where = f"into region {action.to}" if action.to else "off the board"
+        return f"{who}'s {title} intimidate a token out of {region(game, action.region)}, {where}."
+    if isinstance(action, W.Portal):
+        return f"{who}'s {title} open a portal between {_regions(action.regions)}."
+    if isinstance(action, W.Steal):
+        return f"{who}'s {title} steal the Artifact in region {action.region} into region {action.to}."
+    if isinstance(action, W.Herd):
+        return f"{who} herds the Beasts: {spread(game, action.beasts)}."
+    return None
 
 
 PHASE_WORDS = {
@@ -81,7 +134,28 @@ def step(game: Game) -> str:
     """Which step of the turn the table is at, as a short sentence."""
     if game.finished:
         return "The game is over."
+    awaited = awaiting(game)
+    if awaited:
+        return awaited
     seat = game.current_player
     if seat == CHANCE:
         return "A special power badge is revealed from the reshuffled pile."
     return f"{game.players[seat].name} {PHASE_WORDS.get(game.phase, game.phase)}."
+
+
+def awaiting(game: Game) -> str | None:
+    """The table input a ruleset waits for, as the sentence the table reads; None when none is."""
+    wanted = game.awaiting()
+    if wanted is None:
+        return None
+    kind, arg = wanted
+    name = game.players[game.turn.player].name
+    if kind == "values":
+        tribe = game.tribes[arg]
+        return (f"{name} reads the numbers on the {tribe.race.title} banner and the {tribe.power.title} badge "
+                "and enters them.")
+    if kind == "discover":
+        return f"Turn up the face-down marker in {region(game, arg)} and say which it is."
+    if kind == "detonate":
+        return f"Turn up the Bomb in {region(game, arg)}: does it explode?"
+    return f"{name} rolls the Reinforcement Die for the airborne assault."

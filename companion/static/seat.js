@@ -18,9 +18,30 @@ function render(data) {
   table.replaceChildren(el2("tr"));
   table.innerHTML = "<tr><th>round</th><th>income</th></tr>";
   for (const e of me.income) { const tr = el2("tr"); tr.append(el2("td", `${e.round}`), el2("td", `${e.total}`)); table.appendChild(tr); }
+  const transfers = me.transfers || [];
+  document.getElementById("transfers-box").classList.toggle("hidden", !transfers.length);
+  document.getElementById("transfers").replaceChildren(...transfers.map(t =>
+    el2("li", t.coins > 0 ? `+${t.coins} from ${t.with} (${t.why})` : `${t.coins} to ${t.with} (${t.why})`, t.coins > 0 ? "in" : "out")));
+  renderValues(me);
   document.getElementById("my-combos").replaceChildren(...(me.combos.length ? me.combos.map(c => el2("li", c.title)) : [el2("li", "No race yet.")]));
   renderActions(pub, me);
   markSeen(me.version);
+}
+
+function renderValues(me) {
+  const form = document.getElementById("values-form");
+  const w = me.values_wanted;
+  form.classList.toggle("hidden", !w);
+  if (!w) { form.dataset.race = ""; return; }
+  document.getElementById("values-text").textContent = `Your ${w.power_title} ${w.race_title}: read the numbers ` +
+    `printed on the banner and the badge.`;
+  document.getElementById("values-banner-label").textContent = `${w.race_title} banner`;
+  document.getElementById("values-badge-label").textContent = `${w.power_title} badge`;
+  if (form.dataset.race !== w.race) {
+    form.dataset.race = w.race;
+    document.getElementById("values-banner").value = w.banner ?? "";
+    document.getElementById("values-badge").value = w.badge ?? "";
+  }
 }
 
 function renderActions(pub, me) {
@@ -73,6 +94,12 @@ function start() {
   document.getElementById("free-form").onsubmit = e => { e.preventDefault(); send(document.getElementById("free").value); };
   document.getElementById("roll").onclick = async () => { const r = await post("/api/roll", {}); document.getElementById("result").textContent = r.sentence || ""; };
   for (const b of document.querySelectorAll("#die-row button[data-face]")) b.onclick = async () => { const r = await post("/api/roll", {face: Number(b.dataset.face)}); document.getElementById("result").textContent = r.sentence || ""; };
+  document.getElementById("values-form").onsubmit = e => {
+    e.preventDefault();
+    const w = last && last.me.values_wanted;
+    if (w) send({act: "values", race: w.race, banner: Number(document.getElementById("values-banner").value),
+                 badge: Number(document.getElementById("values-badge").value)});
+  };
   document.getElementById("place-form").onsubmit = e => {
     e.preventDefault();
     const resettle = last && last.public.phase === "resettlement";

@@ -2,30 +2,85 @@
 "use strict";
 let layout = null, layoutMap = null, current = null, endClosed = false;
 
-async function ensureLayout(map) {
-  if (layoutMap === map) return;
-  const r = await fetch(`/api/layout?map=${encodeURIComponent(map)}`);
+async function ensureLayout(map, ruleset) {
+  const key = `${ruleset}:${map}`;
+  if (layoutMap === key) return;
+  const r = await fetch(`/api/layout?map=${encodeURIComponent(map)}&ruleset=${encodeURIComponent(ruleset || "")}`);
   layout = await r.json();
-  layoutMap = map;
+  layoutMap = key;
+}
+
+function renderTrack(state) {
+  const track = document.getElementById("turn-track");
+  track.replaceChildren(...Array.from({length: state.rounds}, (_, i) => {
+    const n = i + 1;
+    const cls = [n < state.round || (state.finished && n === state.round) ? "done" : "",
+                 n === state.round && !state.finished ? "now" : "", n === state.rounds ? "last" : ""].join(" ").trim();
+    return li(`${n}`, cls);
+  }));
+  track.setAttribute("aria-label", `The turn track: ${state.rounds} rounds`);
+}
+
+function renderLegend(state) {
+  const parts = Object.entries(state.marker_symbols || {}).map(([title, sym]) => `${sym} ${title}`);
+  if (layout && layout.islands && layout.islands.length) parts.push("⚓ Entry Region");
+  parts.push("dashed ring: in decline", "gold ring: immune");
+  text("legend", parts.join(" · "));
+}
+
+function renderValues(state) {
+  const panel = document.getElementById("values-panel");
+  const w = state.awaiting && state.awaiting.kind === "values" ? state.awaiting : null;
+  panel.classList.toggle("hidden", !w);
+  if (!w) { panel.dataset.race = ""; return; }
+  const who = state.players[w.seat].name;
+  text("values-text", `${who} picked the ${w.power_title} ${w.race_title}. Read the numbers printed on the ` +
+    `${w.race_title} banner and the ${w.power_title} badge, and enter them.`);
+  text("values-banner-label", `${w.race_title} banner`);
+  text("values-badge-label", `${w.power_title} badge`);
+  if (panel.dataset.race !== w.race) {  // a new prompt: fill in what the table already knows
+    panel.dataset.race = w.race;
+    document.getElementById("values-banner").value = w.banner ?? "";
+    document.getElementById("values-badge").value = w.badge ?? "";
+    text("values-msg", "");
+  }
+}
+
+function renderChance(state) {
+  const panel = document.getElementById("chance-panel");
+  const choices = state.table_choices || [];
+  panel.classList.toggle("hidden", !choices.length);
+  if (!choices.length) return;
+  text("chance-text", state.step);
+  document.getElementById("chance-choices").replaceChildren(...choices.map(c => {
+    const b = document.createElement("button");
+    b.textContent = c.words;
+    b.onclick = async () => { const r = await post("/api/action", {action: c.notation}); text("chance-msg", r.status >= 400 ? r.sentence : ""); };
+    return b;
+  }));
 }
 
 async function render(state) {
   current = state;
   if (state.no_game) { markSeen(state.version); return; }
-  await ensureLayout(state.map);
+  await ensureLayout(state.map, state.ruleset);
   text("round", `Round ${state.round} of ${state.rounds}` + (state.last_round ? " — the last round!" : ""));
+  renderTrack(state);
+  renderLegend(state);
+  renderValues(state);
+  renderChance(state);
   document.getElementById("round").classList.toggle("last", !!state.last_round);
   text("step", state.step);
   drawBoard(document.getElementById("board"), layout, state, document.getElementById("show-conquerable").checked);
   const players = document.getElementById("players");
   players.replaceChildren(...state.players.map(p => {
-    const e = li(`${p.name}: ${p.combos.map(c => c.title).join("; ") || "no race yet"}` +
+    const e = li(`${p.name}: ${p.combos.map(comboTitle).join("; ") || "no race yet"}` +
       (p.tokens_in_hand ? ` (${p.tokens_in_hand} in hand)` : ""), p.seat === state.current ? "current" : "");
     e.style.borderLeft = `8px solid ${p.colour}`;
     return e;
   }));
   document.getElementById("combos").replaceChildren(...state.combos.map(c =>
-    li(`${c.title} — costs ${c.cost}` + (c.coins ? `, ${c.coins} coin${c.coins > 1 ? "s" : ""} on it` : ""))));
+    li(`${comboTitle(c)} — costs ${c.cost}` + (c.coins ? `, ${c.coins} coin${c.coins > 1 ? "s" : ""} on it` : ""))));
   text("die-face", state.die === null || state.die === undefined ? "–" : `${state.die}`);
   document.getElementById("roll").classList.toggle("due", !!state.die_due);
   renderAlerts(state.alerts || []);
@@ -36,6 +91,10 @@ async function render(state) {
   if (state.setup) document.getElementById("setup-list").replaceChildren(...state.setup.map(s => li(s)));
   renderEnd(state);
   markSeen(state.version);
+}
+
+function comboTitle(c) {
+  return c.title + (c.faction && c.faction !== "neutral" ? ` (${c.faction[0].toUpperCase()}${c.faction.slice(1)})` : "");
 }
 
 function renderQuestion(q) {
@@ -136,6 +195,16 @@ function start() {
   for (const b of document.querySelectorAll(".typed button")) {
     b.onclick = async () => { const r = await post("/api/roll", {face: Number(b.dataset.face)}); text("die-msg", r.status >= 400 ? r.sentence : ""); };
   }
+  document.getElementById("values-form").onsubmit = async e => {
+    e.preventDefault();
+    const w = current && current.awaiting;
+    if (!w || w.kind !== "values") return;
+    const r = await post("/api/action", {action: {act: "values", race: w.race,
+      banner: Number(document.getElementById("values-banner").value), badge: Number(document.getElementById("values-badge").value)}});
+    const msg = document.getElementById("values-msg");
+    msg.textContent = r.sentence || "";
+    msg.className = "msg " + (r.status >= 400 ? "error" : "ok");
+  };
   document.getElementById("end-close").onclick = () => { endClosed = true; document.getElementById("end").classList.add("hidden"); };
   const undo = document.getElementById("undo");
   if (undo) undo.onclick = async () => { const r = await post("/api/undo", {}); text("table-msg", r.sentence || ""); };

@@ -105,6 +105,18 @@ def test_two_explanations_that_fit_equally_are_asked_not_guessed():
     assert [a.notation() for a in chosen.actions] == ["convert 4"]
 
 
+def test_a_conversion_and_a_conquest_hidden_by_a_stack_are_asked_not_guessed():
+    g = act(game_with("swamp ratmen", "alchemist sorcerers"), "pick ratmen", "conquer 4", "conquer 9",
+            "redeploy 4:1 9:11", "end", "pick sorcerers", "conquer 3")
+    seen = expected_view(g)
+    seen[4] = {"sorcerers": 1}  # one token on top: a conversion, or a conquest of 3 tokens stacked
+    out = Follower().see(g, seen)
+    assert out.question is not None and out.actions == []
+    assert sorted(" ".join(a.notation() for a in o) for o in out.question.options) == ["conquer 4", "convert 4"]
+    seen[4] = {"sorcerers": 3}  # three tokens seen: only a conquest puts them there
+    assert [a.notation() for a in Follower().see(g, seen).actions] == ["conquer 4"]
+
+
 def test_the_table_can_accept_a_region_the_camera_misreads():
     g = act(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
     f = Follower()

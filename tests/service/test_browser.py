@@ -121,3 +121,29 @@ def test_an_illegal_conquest_entered_by_hand_shows_its_alert(browser, server, tm
     table.screenshot(path=str(tmp_path / "alert.png"))
     table.click("#alerts button:has-text('Override')")
     table.wait_for_selector("#alerts li.none")
+
+
+def test_a_warcraft_pick_asks_the_table_for_the_values_off_the_pieces(browser, server, tmp_path):
+    from ..warcraft.helpers import setup_with
+    service = server.service
+    assert service.owner.submit(NewGame(setup_with("farmer orcs", "sailing naga", values=False))).result(5).ok
+    table = unlocked_page(browser, server)
+    table.wait_for_selector("#board .island-box")
+    assert table.locator("#board .island-box").count() == 2 and table.locator("#turn-track li").count() == 10
+    ann = seat_page(browser, server, service.owner.published.codes[0])
+    ann.wait_for_selector("#choices button")
+    ann.click("#choices button:has-text('Farmer Orcs')")
+    ann.wait_for_selector("#values-form:not(.hidden)")
+    table.wait_for_selector("#values-panel:not(.hidden)")
+    assert "Orcs banner" in table.text_content("#values-panel")
+    table.fill("#values-banner", "21")
+    table.fill("#values-badge", "4")
+    table.evaluate("document.getElementById('values-banner').removeAttribute('max')")  # what a typo gets past
+    table.click("#values-form button")
+    table.wait_for_function("document.getElementById('values-msg').textContent.includes('0 to 20')")
+    table.fill("#values-banner", "5")
+    table.click("#values-form button")
+    table.wait_for_selector("#values-panel.hidden", state="attached")
+    ann.wait_for_selector("#values-form.hidden", state="attached")
+    assert service.store.piece_values("warcraft") == {"races": {"orcs": 5}, "powers": {"farmer": 4}}
+    table.screenshot(path=str(tmp_path / "warcraft.png"))

@@ -57,6 +57,8 @@ class WarcraftGame(Game):
     MARKERS_IN_BOX = pieces.MARKERS_IN_BOX
     PRIMITIVE = pieces.MURLOC
     PRIMITIVE_TOKENS = pieces.MURLOC_TOKENS
+    PRIMITIVE_TITLE = "Murlocs"
+    IMMUNITY_MARKERS = (pieces.WATCH_TOWER,)
 
     def __init__(self, setup, board=None):
         super().__init__(setup, board)
@@ -86,6 +88,23 @@ class WarcraftGame(Game):
         if not self.finished and self.wc.pending:
             return self.turn.player if self.wc.pending[0][0] == "values" else CHANCE
         return super().current_player
+
+    def awaiting(self) -> tuple[str, object] | None:
+        """``("values", race)``, ``("discover", region)``, ``("detonate", region)`` or
+        ``("airborne-die", region)``: the input awaited before anything else, or None."""
+        if self.finished or not self.wc.pending:
+            return None
+        kind, arg = self.wc.pending[0]
+        return kind, arg
+
+    def coin_transfers(self) -> list[tuple[int | None, int | None, int, str]]:
+        return [tuple(t) for t in self.wc.transfers]
+
+    def marker_kinds(self) -> tuple[str, ...]:
+        return tuple(pieces.MARKER_NAMES) + pieces.ARTIFACTS + pieces.PLACES
+
+    def marker_title(self, kind: str) -> str:
+        return pieces.MARKER_NAMES.get(kind) or pieces.MARKER_TITLES.get(kind, kind)
 
     def faction_of(self, race: str | None) -> str:
         """``alliance``, ``horde`` or ``neutral`` (Murlocs and empty regions are neutral)."""

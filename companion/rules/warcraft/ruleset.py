@@ -21,6 +21,7 @@ class WarcraftRuleset(Ruleset):
     title = "Small World of Warcraft"
     races = RACES
     powers = POWERS
+    reads_values = True
 
     def game_class(self):
         from .game import WarcraftGame
@@ -31,6 +32,12 @@ class WarcraftRuleset(Ruleset):
 
     def default_map(self, players: int) -> str:
         return islands.sample_map(players)
+
+    def map_names(self) -> list[str]:
+        return [islands.sample_map(n) for n in sorted(islands.SETS)]
+
+    def shipped_map(self, name: str) -> bool:
+        return all(part in islands.builtin_names() for part in name.split(islands.SEPARATOR))
 
     def check_options(self, options: object) -> None:
         """``{"values": {"races": {...}, "powers": {...}}, "factions": {race: side}}``, both optional."""

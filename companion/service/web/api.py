@@ -56,12 +56,25 @@ def state():
 
 @bp.get("/layout")
 def board_layout():
-    name = request.args.get("map") or service().owner.published.public.get("map")
+    """The drawing of a map: the current game's (default), or a shipped map of a ruleset
+    (``?map=4p``, ``?map=sample-large-1+sample-small-1&ruleset=warcraft``)."""
+    game = service().owner.game
+    name = request.args.get("map") or (game.board.name if game else None)
     if not name:
         abort(404, description="No game is set up yet.")
-    if name not in maps.builtin_names():
+    if game is not None and name == game.board.name and request.args.get("ruleset", game.rules.name) == game.rules.name:
+        return jsonify(layout.geometry(game.board))
+    try:
+        rules = rulesets.get(request.args.get("ruleset") or (game.rules.name if game else "smallworld"))
+    except ValueError as exc:
+        abort(404, description=f"{str(exc)[:1].upper()}{str(exc)[1:]}.")
+    if not rules.shipped_map(name):
         abort(404, description=f"Unknown map {name!r}.")
-    return jsonify(layout.geometry(maps.load(name)))
+    try:
+        board = _board(rules.name, name)
+    except maps.MapError as exc:
+        abort(404, description=str(exc))
+    return jsonify(layout.geometry(board))
 
 
 @bp.get("/seat")
@@ -88,17 +101,18 @@ def action():
             act = from_json(data)
         else:
             abort(400, description="Send {\"action\": \"conquer 12\"} or the action's JSON form.")
-        name = service().owner.published.public.get("map")
-        if name:
-            check_names(act, _board(name), rulesets.get("smallworld"))
+        game = service().owner.game
+        if game is not None:
+            check_names(act, game.board, game.rules)  # the game's own map and ruleset
     except RecordError as exc:
         abort(400, description=str(exc))
     return submit(Play(act, who, "web"))
 
 
 @lru_cache(maxsize=8)
-def _board(name: str) -> maps.Board:
-    return maps.load(name)
+def _board(ruleset: str, name: str) -> maps.Board:
+    """A shipped map of a ruleset (never a file path a request names)."""
+    return rulesets.get(ruleset).load_board(name)
 
 
 @bp.post("/roll")
@@ -145,8 +159,8 @@ def declare():
         region = int(body().get("region"))
     except (TypeError, ValueError):
         abort(400, description="Send {\"region\": N}: the region of the final conquest attempt.")
-    name = service().owner.published.public.get("map")
-    if name and region not in _board(name):
+    game = service().owner.game
+    if game is not None and region not in game.board:
         abort(400, description=f"There is no region {region} on this map.")
     return submit(Declare(region, who, "web"))
 
@@ -160,3 +174,34 @@ def answer():
     except (TypeError, ValueError):
         abort(400, description="Send {\"option\": N}: the number of the answer.")
     return submit(Answer(option, "web"))
+
+
+@bp.get("/values")
+def piece_values():
+    """The banner and badge values this table has read off its pieces (``?ruleset=warcraft``; default:
+    the current game's ruleset)."""
+    game = service().owner.game
+    try:
+        rules = rulesets.get(request.args.get("ruleset") or (game.rules.name if game else "warcraft"))
+    except ValueError as exc:
+        abort(404, description=f"{str(exc)[:1].upper()}{str(exc)[1:]}.")
+    if not rules.reads_values:
+        abort(404, description=f"{rules.title} keeps no banner or badge values: its numbers are in the rulebook.")
+    return jsonify(service().store.piece_values(rules.name))
+
+
+@bp.post("/values")
+def set_piece_values():
+    """The table corrects values it keeps for the next games: ``{"ruleset": "warcraft", "races":
+    {"orcs": 5}, "powers": {"farmer": null}}`` (null forgets). The game in progress keeps its own."""
+    security.require_table()
+    data = body()
+    game = service().owner.game
+    from .setup import parse_values
+    try:
+        rules = rulesets.get(data.get("ruleset") or (game.rules.name if game else "warcraft"))
+        changes = parse_values(rules, data)
+    except ValueError as exc:
+        abort(400, description=str(exc))
+    service().store.set_piece_values(rules.name, changes)
+    return jsonify(service().store.piece_values(rules.name))

@@ -1,4 +1,5 @@
-"""The setup page: players and seats, the map, a seeded shuffle or the physical stacks typed in."""
+"""The setup page: the ruleset, players and seats, the map, a seeded shuffle or the physical stacks typed
+in; for a ruleset whose token numbers are read off the pieces, the values this table has kept."""
 from __future__ import annotations
 
 import re
@@ -22,33 +23,59 @@ def _names(text: str) -> list[str]:
     return [w.strip() for w in re.split(r"[,\n]", text or "") if w.strip()]
 
 
-def _form_context(error: str | None = None, form=None):
-    rules = rulesets.get("smallworld")
-    return dict(maps=maps.builtin_names(), races=rules.race_names(), powers=rules.power_names(),
-                error=error, form=form or {})
+def _rules(name: str | None) -> rulesets.Ruleset:
+    try:
+        return rulesets.get(name or "smallworld")
+    except ValueError:
+        raise ValueError(f"Unknown ruleset {name!r} (known: {', '.join(rulesets.RULESETS)}).") from None
+
+
+def _form_context(rules: rulesets.Ruleset, error: str | None = None, form=None, message: str | None = None):
+    store = current_app.config["SERVICE"].store
+    values = store.piece_values(rules.name) if rules.reads_values else None
+    return dict(rulesets=[(r.name, r.title) for r in rulesets.RULESETS.values()], ruleset=rules.name,
+                ruleset_title=rules.title, islands=getattr(rules, "default_map", None) is not None,
+                maps=rules.map_names(), races=rules.race_names(), powers=rules.power_names(), error=error,
+                form=form or {}, values=values, message=message,
+                race_titles={n: rules.race_title(n) for n in rules.race_names()},
+                power_titles={n: rules.power(n).title for n in rules.power_names()})
 
 
 @bp.get("/setup")
 def form():
     if not security.is_table():
-        return redirect(url_for("table.unlock_form", next="/setup"))
-    return render_template("setup.html", **_form_context())
+        return redirect(url_for("table.unlock_form", next=request.full_path.rstrip("?")))
+    try:
+        rules = _rules(request.args.get("ruleset"))
+    except ValueError as exc:
+        abort(404, description=str(exc))
+    return render_template("setup.html", **_form_context(rules))
 
 
 def setup_from_form(form) -> Setup:
     """The Setup the form describes; a ValueError says what is wrong in one sentence."""
+    rules = _rules(form.get("ruleset"))
     players = _names(form.get("players", ""))
-    map_name = form.get("map", "")
-    if map_name not in maps.builtin_names():
-        raise ValueError(f"Unknown map {map_name!r}.")
     if not 2 <= len(players) <= 5:
-        raise ValueError(f"Small World is for 2 to 5 players; {len(players)} named.")
+        raise ValueError(f"{rules.title} is for 2 to 5 players; {len(players)} named.")
     if len(set(players)) != len(players):
         raise ValueError("Each player needs a different name.")
     if any(len(p) > 24 for p in players):
         raise ValueError("Keep player names under 25 characters.")
+    map_name = (form.get("islands") or "").strip() or form.get("map", "")
+    default_map = getattr(rules, "default_map", None)  # islands: the SAMPLE set for the player count
+    if not map_name and default_map is not None:
+        map_name = default_map(len(players))
+    if default_map is None and not rules.shipped_map(map_name):
+        raise ValueError(f"Unknown map {map_name!r}.")
+    try:
+        board = rules.load_board(map_name)
+    except maps.MapError as exc:
+        raise ValueError(f"Map: {exc}") from None
+    if default_map is not None and board.players != len(players):
+        raise ValueError(f"The map {board.name} is for {board.players} players; {len(players)} named.")
     if form.get("order") == "typed":
-        data = {"format": "smallworld-record", "version": 1, "ruleset": "smallworld", "map": map_name,
+        data = {"format": "smallworld-record", "version": 1, "ruleset": rules.name, "map": map_name,
                 "players": players, "races": _names(form.get("races", "").lower()),
                 "powers": _names(form.get("powers", "").lower())}
         try:
@@ -59,17 +86,74 @@ def setup_from_form(form) -> Setup:
     if seed_text and not seed_text.isdigit():
         raise ValueError("The seed is a whole number (or leave it empty).")
     seed = int(seed_text) if seed_text else secrets.randbelow(10**6)
-    return seeded_setup(map_name, players, seed)
+    return seeded_setup(map_name, players, seed, rules.name)
 
 
 @bp.post("/setup")
 def create():
     security.require_table()
     try:
+        rules = _rules(request.form.get("ruleset"))
+    except ValueError as exc:
+        abort(400, description=str(exc))
+    try:
         setup = setup_from_form(request.form)
     except ValueError as exc:
-        return render_template("setup.html", **_form_context(str(exc), request.form)), 400
+        return render_template("setup.html", **_form_context(rules, str(exc), request.form)), 400
     outcome = current_app.config["SERVICE"].owner.submit(NewGame(setup, source="web")).result(timeout=10)
+    if outcome.status == 400:
+        return render_template("setup.html", **_form_context(rules, outcome.sentence, request.form)), 400
     if not outcome.ok:
         abort(outcome.status, description=outcome.sentence)
     return redirect(url_for("table.index"))
+
+
+def parse_values(rules: rulesets.Ruleset, data: dict) -> dict:
+    """``{"races": {name: n or None}, "powers": {...}}`` checked for this ruleset (None: forget)."""
+    if not rules.reads_values:
+        raise ValueError(f"{rules.title} prints its token numbers in the rulebook: there are no values to keep.")
+    if not isinstance(data, dict) or set(data) - {"races", "powers", "ruleset"}:
+        raise ValueError("Send {\"races\": {\"orcs\": 5}, \"powers\": {\"farmer\": 4}} (null forgets a value).")
+    out: dict = {"races": {}, "powers": {}}
+    for kind, known, what in (("races", rules.is_race, "race"), ("powers", rules.is_power, "special power")):
+        table = data.get(kind) or {}
+        if not isinstance(table, dict):
+            raise ValueError(f"{kind} maps names to numbers.")
+        for name, value in table.items():
+            if not known(name):
+                raise ValueError(f"Unknown {what} {name!r}.")
+            if value in (None, ""):
+                out[kind][name] = None
+                continue
+            try:
+                value = int(value)
+            except (TypeError, ValueError):
+                raise ValueError(f"The value of {name} is a whole number, not {value!r}.") from None
+            out[kind][name] = value
+    try:
+        rules.check_options({"values": {k: {n: v for n, v in t.items() if v is not None} for k, t in out.items()}})
+    except RecordError as exc:
+        raise ValueError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
+    return out
+
+
+@bp.post("/setup/values")
+def values():
+    """The table corrects (or forgets) a banner or badge value it keeps, for the next games."""
+    security.require_table()
+    try:
+        rules = _rules(request.form.get("ruleset"))
+    except ValueError as exc:
+        abort(400, description=str(exc))
+    name = (request.form.get("name") or "").strip().lower()
+    kind = "races" if rules.is_race(name) else "powers" if rules.is_power(name) else None
+    try:
+        if kind is None:
+            raise ValueError(f"{name!r} is neither a race nor a special power of {rules.title}.")
+        changes = parse_values(rules, {kind: {name: (request.form.get("value") or "").strip()}})
+    except ValueError as exc:
+        return render_template("setup.html", **_form_context(rules, str(exc))), 400
+    current_app.config["SERVICE"].store.set_piece_values(rules.name, changes)
+    value = changes[kind][name]
+    said = f"{name}: {value} kept for the next games." if value is not None else f"{name}: forgotten."
+    return render_template("setup.html", **_form_context(rules, message=said))

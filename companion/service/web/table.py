@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import (Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request,
                    url_for)
 
+from ...rules import ruleset as rulesets
 from ...rules.game import Game
 from ...rules.record import dumps
 from .. import codes, qr, views
@@ -66,8 +67,8 @@ def join_codes():
 
 @bp.get("/games")
 def games():
-    rows = [{"id": g.id, "players": list(g.setup.players), "map": g.setup.map, "finished": g.finished}
-            for g in service().store.games()]
+    rows = [{"id": g.id, "players": list(g.setup.players), "map": g.setup.map, "finished": g.finished,
+             "ruleset": rulesets.get(g.setup.ruleset).title} for g in service().store.games()]
     return render_template("games.html", games=rows, current=service().owner.published.game_id)
 
 
@@ -86,6 +87,7 @@ def game_summary(game_id: int):
     game = Game.replay(stored.setup, service().store.actions(game_id))
     end = views.end_view(game) if game.finished else None
     return render_template("game.html", game_id=game_id, setup=stored.setup, end=end,
+                           ruleset=rulesets.get(stored.setup.ruleset).title,
                            players=list(stored.setup.players), actions=len(game.history))
 
 
