@@ -57,13 +57,20 @@ def run(args) -> int:
     server = serve.start_server(config)
     from ..service.demo import DemoDriver
     players = demo.players or board.players
+    notes = [server.service.calibration_note]
     if demo.camera and follows(rules.name):
-        from ..service.camera_demo import CameraDemo as DemoDriver  # noqa: F811
-    driver = DemoDriver(server.service.owner, demo, players).start()
+        from ..service.camera_demo import CameraDemo, usable_in_demo
+        saved, note = usable_in_demo(server.service.saved_calibration, demo.map)
+        notes.append(note)
+        driver = CameraDemo(server.service.owner, demo, players, saved).start()
+    else:
+        driver = DemoDriver(server.service.owner, demo, players).start()
     urls = server.urls()
     print(f"companion demo: open {urls[-1]} (on this machine {urls[0]})", flush=True)
     print(f"companion demo: table code {server.service.table_code} (setup, undo, join codes); Ctrl-C stops it",
           flush=True)
+    for note in filter(None, notes):
+        print(f"companion demo: {note}", flush=True)
     try:
         server.run()
     finally:

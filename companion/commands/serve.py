@@ -56,6 +56,8 @@ def run(args) -> int:
         print(f"companion: the table view is at {url}", flush=True)
     print(f"companion: games are kept in {config.service.data_path}; the table code is in "
           f"{server.service.table_code_file}", flush=True)
+    if server.service.calibration_note:
+        print(f"companion: {server.service.calibration_note}", flush=True)
     print("companion: Ctrl-C stops it", flush=True)
     server.run()
     return 0

@@ -27,22 +27,33 @@ DESIGN_SEED = 7
 
 
 class Camera:
-    """A synthetic camera over a board: frames of a state, a hand in between, still detection, observe."""
+    """A synthetic camera over a board: frames of a state, a hand in between, still detection, observe.
 
-    def __init__(self, map_name: str, seed: int):
-        from vision import layout
-        from vision.classify import enroll
-        from vision.observe import Calibration
-        from vision.render import TIERS, Session, enrollment_samples
+    With a ``Saved`` calibration (made on the simulated table) the camera is the one it was made
+    with, and vision reads the board through the grown regions and the enrolled tokens; without,
+    through the true geometry and a model enrolled from ideal crops.
+    """
+
+    def __init__(self, map_name: str, seed: int, saved=None):
         from vision.settings import Settings
         from vision.still import StillnessGate
         self.settings = Settings()
-        self.geometry = layout.generate(maps.load(map_name))
-        realism = TIERS["realistic"]
-        realism = type(realism)(**{**realism.__dict__, "frame_size": (1280, 720)})
-        self.session = Session(self.geometry, seed, DESIGN_SEED, realism)
-        self.model = enroll(self.settings, enrollment_samples(DESIGN_SEED, seed=1))
-        self.calibration = Calibration.build(self.settings, self.geometry, self.session.empty())
+        if saved is not None:
+            from calibration.sim import open_camera
+            table = open_camera(saved.camera)
+            self.geometry, self.session = table.geometry, table.session
+            self.calibration, self.model = saved.calibration, saved.model
+        else:
+            from vision import layout
+            from vision.classify import enroll
+            from vision.observe import Calibration
+            from vision.render import TIERS, Session, enrollment_samples
+            self.geometry = layout.generate(maps.load(map_name))
+            realism = TIERS["realistic"]
+            realism = type(realism)(**{**realism.__dict__, "frame_size": (1280, 720)})
+            self.session = Session(self.geometry, seed, DESIGN_SEED, realism)
+            self.model = enroll(self.settings, enrollment_samples(DESIGN_SEED, seed=1))
+            self.calibration = Calibration.build(self.settings, self.geometry, self.session.empty())
         self.gate = StillnessGate(self.settings)
         self.rng = np.random.default_rng(seed)
         self.clock = 0.0
@@ -62,12 +73,29 @@ class Camera:
         return obs
 
 
+def usable_in_demo(saved, demo_map: str):
+    """The saved calibration if the demo's simulated camera can read through it, and one line saying so."""
+    if saved is None:
+        return None, ""
+    if saved.camera.split(":")[:2] != ["simulated", saved.map]:
+        return None, (f"camera: the saved calibration is for the camera {saved.camera!r}; the demo's simulated "
+                      "camera uses its built-in one")
+    if saved.map != demo_map:
+        return None, (f"camera: the saved calibration is for map {saved.map} and the demo plays {demo_map}: "
+                      f"its camera uses its built-in one (--map {saved.map} to use the saved one)")
+    return saved, "camera: the demo's simulated camera reads the board through the saved calibration"
+
+
 class CameraDemo(DemoDriver):
     """The demo driver, but the board reaches the companion only through the camera."""
 
+    def __init__(self, owner, settings, players: int, saved=None):
+        super().__init__(owner, settings, players)
+        self.saved = saved
+
     def _play(self, game_id: int, rng: random.Random) -> None:
         stored = self.owner.store.game(game_id)
-        camera = Camera(self.settings.map, self.settings.seed)
+        camera = Camera(self.settings.map, self.settings.seed, self.saved)
         table = Game(stored.setup)  # the physical table
         while not self._stop.wait(self.settings.pace_s):
             if self.owner.published.game_id != game_id:

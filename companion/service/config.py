@@ -1,4 +1,4 @@
-"""The configuration file (TOML): ``[service]``, ``[demo]``, ``[gpio]``, ``[scoring_box]``.
+"""The configuration file (TOML): ``[service]``, ``[demo]``, ``[camera]``, ``[gpio]``, ``[scoring_box]``.
 
 Every setting has a default that works on the simulated table. ``load`` refuses an unknown key or
 a bad value with a one-line ``ConfigError`` naming the file and the key.
@@ -15,6 +15,7 @@ from typing import Any, Mapping
 from ..hardware.settings import HardwareSettings
 
 SYSTEM_CONFIG = Path("/etc/companion/config.toml")
+SIMULATED_TIERS = ("clean", "realistic", "hard")  # vision.render.TIERS, without importing OpenCV here
 PORT_ENV = "COMPANION_PORT"  # the systemd unit sets 80 (http://companion.local); a dev machine uses 8000
 
 
@@ -63,14 +64,29 @@ class DemoSettings:
 
 
 @dataclass(frozen=True)
+class CameraSettings:
+    """The camera over the board and its saved calibration (docs/calibration.md)."""
+
+    # What the guided calibration reads: 'simulated[:map[:seed[:tier]]]' ('{map}': the map chosen
+    # on /calibrate), 'picamera', 'camera:N', a video file or a folder of images.
+    source: str = "simulated:{map}:3"
+    calibration_dir: str = ""  # "" = DATA_DIR/calibration: where /calibrate saves, what the service loads
+    load_calibration: bool = False  # at start, load the saved calibration for vision (one line if it cannot)
+
+    def calibration_path(self, data_path: Path) -> Path:
+        return Path(os.path.expanduser(self.calibration_dir)) if self.calibration_dir else data_path / "calibration"
+
+
+@dataclass(frozen=True)
 class Config:
     service: ServiceSettings = field(default_factory=ServiceSettings)
     demo: DemoSettings = field(default_factory=DemoSettings)
+    camera: CameraSettings = field(default_factory=CameraSettings)
     hardware: HardwareSettings = field(default_factory=HardwareSettings)
     source: str = "defaults"
 
 
-_TABLES = {"service": ServiceSettings, "demo": DemoSettings}
+_TABLES = {"service": ServiceSettings, "demo": DemoSettings, "camera": CameraSettings}
 _HARDWARE_TABLES = ("gpio", "scoring_box")
 _RANGES = {
     ("service", "port"): (0, 65535), ("service", "threads"): (4, 256), ("service", "keepalive_s"): (1.0, 300.0),
@@ -112,7 +128,8 @@ def from_mapping(data: Mapping[str, Any], source: str = "config") -> Config:
         hardware = HardwareSettings.from_mapping(data, source=source)
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
-    return Config(service=built["service"], demo=built["demo"], hardware=hardware, source=source)
+    return Config(service=built["service"], demo=built["demo"], camera=built["camera"], hardware=hardware,
+                  source=source)
 
 
 def _table(kind, values: Any, table: str, source: str):
@@ -147,6 +164,13 @@ def _table(kind, values: Any, table: str, source: str):
         raise ConfigError(f"{source}: [service] table_code: use at least 6 characters")
     if table == "demo":
         _check_demo(out, source)
+    if table == "camera":
+        problem = camera_source_problem(out["source"]) if "source" in out else None
+        if problem:
+            raise ConfigError(f"{source}: [camera] source: {problem}")
+        folder = Path(os.path.expanduser(out.get("calibration_dir", "")))
+        if out.get("calibration_dir") and folder.exists() and not folder.is_dir():
+            raise ConfigError(f"{source}: [camera] calibration_dir: {folder} is a file, not a folder")
     return kind(**out)
 
 
@@ -166,3 +190,23 @@ def _check_demo(out: dict, source: str) -> None:
         rules.load_board(out.get("map", DemoSettings.map))
     except maps.MapError as exc:
         raise ConfigError(f"{source}: [demo] map: {exc}") from None
+
+
+def camera_source_problem(spec: str) -> str | None:
+    """What is wrong with a camera description, or None (files and folders are checked when opened)."""
+    if not spec.strip():
+        return "empty (e.g. 'picamera', 'camera:0' or 'simulated:{map}:3')"
+    parts = spec.split(":")
+    if parts[0] == "simulated":
+        import maps
+        if len(parts) > 1 and parts[1] != "{map}" and parts[1] not in maps.builtin_names():
+            return f"unknown map {parts[1]!r} in {spec!r} (one of {', '.join(maps.builtin_names())}, or {{map}})"
+        if len(parts) > 2 and not parts[2].isdigit():
+            return f"the seed in {spec!r} must be a whole number"
+        if len(parts) > 3 and parts[3] not in SIMULATED_TIERS:
+            return f"unknown tier {parts[3]!r} in {spec!r} (one of {', '.join(SIMULATED_TIERS)})"
+        if len(parts) > 4:
+            return f"expected simulated[:map[:seed[:tier]]], got {spec!r}"
+    elif parts[0] == "camera" and (len(parts) != 2 or not parts[1].isdigit()):
+        return f"expected camera:N with N the camera's number, got {spec!r}"
+    return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 import logging
 import secrets
 
-from . import codes
+from . import calibrated, codes
 from .config import Config
 from .hub import Hub
 from .owner import GameOwner, Published
@@ -30,6 +30,8 @@ class Service:
         self.owner.listeners.append(self.hub.publish)
         self._use_hardware = hardware
         self.hardware = None
+        # The saved calibration ([camera] load_calibration), and the one line the commands print about it.
+        self.saved_calibration, self.calibration_note = calibrated.load(config)
 
     @property
     def table_code_file(self):

@@ -39,6 +39,14 @@ def test_port_from_the_environment(tmp_path):
     ("[scoring_box]\nbaud = 1\n", "[scoring_box] baud"),
     ("[service]\ntable_code = 'abc'\n", "[service] table_code"),
     ("[service]\nallowed_hosts = 'x'\n", "[service] allowed_hosts"),
+    ("[camera]\nsource = ''\n", "[camera] source: empty"),
+    ("[camera]\nsource = 'simulated:moon'\n", "[camera] source: unknown map 'moon'"),
+    ("[camera]\nsource = 'simulated:2p:three'\n", "[camera] source: the seed"),
+    ("[camera]\nsource = 'simulated:2p:3:foggy'\n", "[camera] source: unknown tier 'foggy'"),
+    ("[camera]\nsource = 'camera:front'\n", "[camera] source: expected camera:N"),
+    ("[camera]\nload_calibration = 'yes'\n", "[camera] load_calibration: expected bool"),
+    ("[camera]\ncalibration_dir = 3\n", "[camera] calibration_dir: expected str"),
+    ("[camera]\ncalibraton_dir = '/x'\n", "[camera] calibraton_dir: unknown key"),
     ("not toml [", "not valid TOML"),
 ])
 def test_bad_settings_are_refused_naming_the_key(tmp_path, text, key):
@@ -68,3 +76,32 @@ enabled = false
 def test_missing_file(tmp_path):
     with pytest.raises(C.ConfigError, match="cannot read"):
         C.load(tmp_path / "nope.toml", env={})
+
+
+def test_camera_table(tmp_path):
+    cfg = C.from_mapping({})
+    assert cfg.camera.source == "simulated:{map}:3" and not cfg.camera.load_calibration
+    assert cfg.camera.calibration_path(tmp_path) == tmp_path / "calibration"
+    cfg = C.load(write(tmp_path, f"""
+[camera]
+source = "picamera"
+calibration_dir = "{tmp_path / 'cal'}"
+load_calibration = true
+"""), env={})
+    assert cfg.camera.source == "picamera" and cfg.camera.load_calibration
+    assert cfg.camera.calibration_path(tmp_path / "data") == tmp_path / "cal"
+    for good in ("simulated", "simulated:4p", "simulated:{map}:7:hard", "camera:0", "/videos/table.mp4"):
+        assert C.camera_source_problem(good) is None, good
+
+
+def test_calibration_dir_must_be_a_folder(tmp_path):
+    (tmp_path / "afile").write_text("")
+    path = write(tmp_path, f'[camera]\ncalibration_dir = "{tmp_path / "afile"}"\n')
+    with pytest.raises(C.ConfigError) as info:
+        C.load(path, env={})
+    assert str(info.value) == f"{path}: [camera] calibration_dir: {tmp_path / 'afile'} is a file, not a folder"
+
+
+def test_simulated_tiers_are_the_renderers():
+    from vision.render import TIERS
+    assert set(C.SIMULATED_TIERS) == set(TIERS)

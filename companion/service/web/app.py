@@ -26,11 +26,12 @@ def create_app(service, *, testing: bool = False) -> Flask:
     app.logger.disabled = False
 
     from .api import bp as api
+    from .calibrate import bp as calibrate
     from .events import bp as events
     from .player import bp as player
     from .setup import bp as setup
     from .table import bp as table
-    for bp in (table, player, setup, api, events):
+    for bp in (table, player, setup, api, events, calibrate):
         app.register_blueprint(bp)
 
     @app.before_request

@@ -1,0 +1,79 @@
+import shutil
+
+import numpy as np
+import pytest
+
+from calibration import CalibrationError, check, flow
+from calibration.folder import Folder
+from calibration.sim import SimulatedTable
+from vision.observe import observe
+from vision.settings import Settings
+
+from .conftest import KINDS
+
+
+def test_enrolled_kinds_and_selftest(calibrated):
+    folder, report = calibrated
+    assert sorted(report["tokens"]["kinds"]) == sorted(KINDS)
+    assert report["tokens"]["samples"] >= 4 * len(KINDS)
+    for k in KINDS:
+        assert len(list(folder.file(f"samples/{k}").glob("*.png"))) >= 4
+    st = report["selftest"]
+    assert st["tokens"] >= 30 and st["accuracy"] >= 0.9
+    assert all(set(c) == {"kind", "taken_for", "times"} for c in st["confused"])
+
+
+def _game(rng, geometry):
+    import maps
+    board = maps.load(geometry.map)
+    state = {}
+    for r in board:
+        counts = {}
+        if r.terrain == "mountain":
+            counts["mountain"] = 1
+        if not r.water and rng.random() < 0.6:
+            counts[KINDS[int(rng.integers(5))]] = int(rng.integers(1, 3))
+        state[r.id] = counts
+    return state
+
+
+@pytest.mark.slow
+def test_observe_reads_games_after_the_guided_calibration(calibrated, table):
+    folder, _ = calibrated
+    settings = Settings()
+    calibration, model = check.load_for_vision(settings, folder)
+    rng = np.random.default_rng(5)
+    right = total = 0
+    prior = None
+    for _ in range(4):
+        img, truth = table.session.frame(_game(rng, table.geometry), rng=rng)
+        obs, prior = observe(settings, calibration, model, img, prior)
+        assert obs.registered
+        for rid, tokens in truth.regions.items():
+            total += 1
+            right += obs.regions[rid].tokens == tokens
+    assert right / total >= 0.85
+
+
+def test_check_says_ready_and_what_to_redo(calibrated, tmp_path):
+    folder, report = calibrated
+    assert report["check"]["ready"], report["check"]
+    copy = Folder(tmp_path / "copy")
+    shutil.copytree(folder.path, copy.path)
+    # Another camera pose: only the empty board must be taken again.
+    moved = SimulatedTable("2p", 4, "realistic")
+    out = flow.check_step(Settings(), copy, moved)
+    assert not out["ready"] and out["redo"] == ["reference"]
+    assert any("camera moved" in it["say"] for it in out["items"] if not it["ok"])
+    # A region file edited by hand: the regions step, and only it.
+    copy.file("geometry.json").write_text(copy.file("geometry.json").read_text().replace("\"map\"", "\"map\" "))
+    out = check.run(Settings(), copy)
+    assert out["redo"] == ["regions"]
+
+
+def test_missing_steps_are_one_line_errors(tmp_path):
+    folder = Folder(tmp_path)
+    with pytest.raises(CalibrationError, match="board.json: missing"):
+        flow.reference_step(Settings(), folder, None)
+    report = check.run(Settings(), folder)
+    assert not report["ready"] and report["redo"] == ["camera", "markers", "reference", "regions", "tokens"]

@@ -1,0 +1,125 @@
+"""The service loads the saved calibration when configured, and says in one line when it cannot."""
+import argparse
+import shutil
+
+import numpy as np
+import pytest
+
+from companion.commands import serve
+from companion.service import calibrated
+from companion.service.camera_demo import Camera, usable_in_demo
+from companion.service.config import CameraSettings, Config, ServiceSettings
+from companion.service.runtime import Service
+
+from .helpers import Browser, TABLE_CODE
+
+
+def config(tmp_path, folder=None, load=True, source="simulated:{map}:3"):
+    return Config(service=ServiceSettings(data_dir=str(tmp_path / "data"), table_code=TABLE_CODE),
+                  camera=CameraSettings(source=source, calibration_dir=str(folder or ""), load_calibration=load))
+
+
+@pytest.fixture
+def saved_folder(calibrated, tmp_path):
+    copy = tmp_path / "saved"
+    shutil.copytree(calibrated[0].path, copy)
+    return copy
+
+
+def test_not_configured_nothing_is_loaded_or_said(tmp_path):
+    assert calibrated.load(config(tmp_path, load=False)) == (None, "")
+
+
+def test_no_saved_calibration_is_one_line_naming_the_folder(tmp_path):
+    saved, line = calibrated.load(config(tmp_path))  # the default folder: DATA_DIR/calibration
+    assert saved is None
+    assert line == (f"camera: no saved calibration in {tmp_path / 'data' / 'calibration'}: "
+                    "open /calibrate on the dashboard (or run python -m calibration)")
+
+
+def test_a_saved_calibration_is_loaded_for_vision(saved_folder, tmp_path):
+    saved, line = calibrated.load(config(tmp_path, saved_folder))
+    assert line == f"camera: calibration loaded from {saved_folder} (map 2p, 23 regions, 6 token kinds)"
+    assert saved.map == "2p" and saved.camera == "simulated:2p:3" and saved.folder == saved_folder
+    assert sorted(saved.model.labels) == sorted(["elves", "elves-decline", "orcs", "orcs-decline", "lost-tribe",
+                                                 "mountain"])
+
+
+def test_a_stale_calibration_names_the_steps_to_redo(saved_folder, tmp_path):
+    (saved_folder / "model.npz").write_bytes(b"not a model")
+    (saved_folder / "geometry.json").write_text((saved_folder / "geometry.json").read_text() + " ")
+    saved, line = calibrated.load(config(tmp_path, saved_folder))
+    assert saved is None
+    assert line == (f"camera: the calibration in {saved_folder} is stale: redo regions (its files changed), "
+                    "tokens (its files changed); open /calibrate on the dashboard (or run python -m calibration)")
+
+
+def test_serve_says_how_loading_went(saved_folder, tmp_path, capsys, monkeypatch):
+    from companion.service.server import Server
+    monkeypatch.setattr(Server, "run", Server.close)  # start, print, stop
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[service]\ntable_code = "{TABLE_CODE}"\n[camera]\nload_calibration = true\n'
+                   f'calibration_dir = "{tmp_path / "elsewhere"}"\n')
+    args = argparse.Namespace(config=str(cfg), host="127.0.0.1", port=0, data=str(tmp_path / "data"))
+    assert serve.run(args) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert f"companion: camera: no saved calibration in {tmp_path / 'elsewhere'}: open /calibrate on the " \
+           "dashboard (or run python -m calibration)" in out
+    cfg.write_text(cfg.read_text().replace(str(tmp_path / "elsewhere"), str(saved_folder)))
+    assert serve.run(args) == 0
+    assert f"companion: camera: calibration loaded from {saved_folder} (map 2p, 23 regions, 6 token kinds)" \
+        in capsys.readouterr().out.splitlines()
+
+
+def test_the_demo_camera_reads_through_the_saved_calibration(saved_folder, tmp_path):
+    saved, _ = calibrated.load(config(tmp_path, saved_folder))
+    assert usable_in_demo(saved, "4p")[0] is None
+    assert "is for map 2p and the demo plays 4p" in usable_in_demo(saved, "4p")[1]
+    other, line = usable_in_demo(calibrated.Saved(saved.folder, "2p", "picamera", None, None), "2p")
+    assert other is None and "camera 'picamera'" in line
+    assert usable_in_demo(saved, "2p")[0] is saved
+    camera = Camera("2p", 1, saved)
+    assert camera.calibration is saved.calibration and camera.model is saved.model
+    board = {1: {"elves": 2}, 4: {"orcs": 1}, 9: {"lost-tribe": 1}, 13: {"mountain": 1}, 17: {"orcs-decline": 1}}
+    seen = camera.look(board)
+    assert seen.registered
+    right = sum(seen.regions[r].tokens == board.get(r, {}) for r in camera.geometry.regions)
+    assert right / len(camera.geometry.regions) >= 0.9
+
+
+def test_calibrate_pages_use_the_configured_folder_and_camera(tmp_path):
+    from companion.service.web import create_app
+    folder = tmp_path / "my-calibration"
+    service = Service(config(tmp_path, folder, load=False, source="simulated:{map}:4"), hardware=False).start()
+    try:
+        app = create_app(service, testing=True)
+        browser = Browser(app).unlock()
+        page = browser.page("/").data.decode()
+        assert '<a href="/calibrate/">Calibrate</a>' in page
+        r = browser.post("/calibrate/api/map", {"map": "2p"})
+        assert r.status_code == 200, r.data
+        assert (folder / "board.json").is_file() and (folder / "markers.pdf").is_file()
+        assert not (tmp_path / "data" / "calibration").exists()
+        r = browser.post("/calibrate/api/camera", {})
+        assert r.status_code == 200, r.data
+        assert r.get_json()["found"] == [0, 1, 2, 3]
+        assert app.extensions["calibrate"].camera.name == "simulated:2p:4"  # [camera] source, map filled in
+    finally:
+        service.close()
+
+
+def test_a_phone_sees_no_calibrate_link(tmp_path):
+    from companion.service.web import create_app
+    service = Service(config(tmp_path, load=False), hardware=False).start()
+    try:
+        assert "Calibrate" not in Browser(create_app(service, testing=True)).page("/").data.decode()
+    finally:
+        service.close()
+
+
+def test_saved_outlines_are_what_vision_uses(saved_folder, tmp_path):
+    from vision.geometry import load
+    saved, _ = calibrated.load(config(tmp_path, saved_folder))
+    grown = load(saved_folder / "geometry.json")
+    for rid, poly in grown.regions.items():
+        assert np.allclose(saved.calibration.geometry.regions[rid], poly)
