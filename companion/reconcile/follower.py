@@ -13,7 +13,7 @@ from ..rules import pieces
 from ..rules.actions import Abandon, Action, Attempt, Conquer, EndTurn, Fortify, Pick, Redeploy, Roll
 from ..rules.errors import IllegalAction
 from ..rules.game import Game
-from .explain import Hints, amended_redeploy, guess_redeploy, markers, resettlement, search
+from .explain import Explanation, Hints, amended_redeploy, guess_redeploy, markers, resettlement, search
 from .view import Difference, View, differences, expected_view, label_race, unseen_tokens
 
 
@@ -116,7 +116,7 @@ class Follower:
         if not differences(game, seen, hidden, self.unseen):
             self.alerts.clear()
             self.question = None
-            self._remember_unseen(game, seen, [])
+            self._remember_unseen(game, _trusting(game, seen, unsure), [])
             return Outcome(amend=self._amendments(game, seen, hidden | set(unsure)))
         found = search(game, seen, hidden | set(unsure), self.hints, self.unseen)
         if len(found) > 1 and found[0].actions and not found[0].remaining:
@@ -127,8 +127,8 @@ class Follower:
             more = search(best.game, seen, hidden, self.hints, self.unseen)
             if more[0].actions and not more[0].remaining:
                 if len(more) > 1:
-                    return self._ask([type(m)(best.actions + m.actions, m.game, []) for m in more])
-                best = type(best)(best.actions + more[0].actions, more[0].game, [])
+                    return self._ask([Explanation(best.actions + m.actions, m.game, []) for m in more])
+                best = Explanation(best.actions + more[0].actions, more[0].game, [])
         self.question = None
         self._used(best.actions, game)
         self._remember_unseen(best.game, _trusting(best.game, seen, unsure), best.remaining)

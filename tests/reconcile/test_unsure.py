@@ -78,3 +78,11 @@ def test_a_redeployment_touched_since_is_not_amended():
     later = expected_view(g)
     later[9] = {"ratmen": 6}
     assert f.see(g, later).amend == []
+
+
+def test_tokens_a_stack_hides_go_to_a_region_the_camera_cannot_read():
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4", "conquer 9", "conquer 10")
+    seen = {**expected_view(g), 4: {"ratmen": 3}, 9: {"elves": 2}, 10: {"ratmen": 1}}  # 9 misread
+    f = Follower()
+    f.observe(g, observation(seen, {9: 0.05}))
+    assert [a.notation() for a in f.redeployed(g).actions] == ["redeploy 4:3 9:8 10:1"]
