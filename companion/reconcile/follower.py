@@ -14,7 +14,7 @@ from ..rules.actions import Abandon, Action, Attempt, Conquer, EndTurn, Fortify,
 from ..rules.errors import IllegalAction
 from ..rules.game import Game
 from .explain import Explanation, Hints, amended_redeploy, guess_redeploy, markers, resettlement, search
-from .view import Difference, View, differences, expected_view, label_race, unseen_tokens
+from .view import Difference, View, differences, expected_view, label_race, race_label, unseen_tokens
 
 
 # The rulesets whose pieces the camera knows (vision's labels) and whose moves the search proposes.
@@ -87,7 +87,7 @@ def unsure_of(observation, below: float) -> set[int]:
 class Follower:
     """``unsure_below``: a region read with a lower vision confidence is unsure (see ``unsure_of``)."""
 
-    def __init__(self, unsure_below: float = 0.2):
+    def __init__(self, unsure_below: float = 0.3):
         self.unsure_below = unsure_below
         self.hints = Hints()
         self.alerts: dict[tuple, Alert] = {}
@@ -112,13 +112,14 @@ class Follower:
         self.last_seen = seen
         seen = self._with_accepted(game, seen)
         hidden = set(hidden)
-        self.last_unknown = hidden | set(unsure)
+        unsure = set(unsure) - _conquered_by_active(game, seen, unsure)
+        self.last_unknown = hidden | unsure
         if not differences(game, seen, hidden, self.unseen):
             self.alerts.clear()
             self.question = None
             self._remember_unseen(game, _trusting(game, seen, unsure), [])
-            return Outcome(amend=self._amendments(game, seen, hidden | set(unsure)))
-        found = search(game, seen, hidden | set(unsure), self.hints, self.unseen)
+            return Outcome(amend=self._amendments(game, seen, hidden | unsure))
+        found = search(game, seen, hidden | unsure, self.hints, self.unseen)
         if len(found) > 1 and found[0].actions and not found[0].remaining:
             return self._ask(found)
         best = found[0]
@@ -135,7 +136,7 @@ class Follower:
         alerts = {self._key(d.region, seen): a for d, a in classify(best.game, best.remaining, seen)}
         raised = [a for k, a in alerts.items() if k not in self.alerts]
         self.alerts = alerts
-        amend = self._amendments(best.game, seen, hidden | set(unsure)) if not best.remaining else []
+        amend = self._amendments(best.game, seen, hidden | unsure) if not best.remaining else []
         return Outcome(actions=best.actions, alerts=list(alerts.values()), raised=raised, amend=amend)
 
     def _ask(self, found) -> Outcome:
@@ -289,6 +290,17 @@ class Follower:
             else:
                 del self.accepted[region]
         return out
+
+
+def _conquered_by_active(game: Game, seen: View, regions: set[int]) -> set[int]:
+    """Regions where the player whose turn it is shows a race of theirs that the game does not have
+    there: a conquest, by far the likeliest change on the board, so trusted even when vision is
+    unsure (an illegal one must be flagged at once)."""
+    if not regions or game.finished or game.current_player < 0:
+        return set()
+    labels = {race_label(game, t.name) for t in game.tribes_of(game.turn.player)}
+    return {r for r in regions
+            if any(label in labels and game.regions[r].race != label_race(label)[0] for label in seen.get(r, {}))}
 
 
 def _trusting(game: Game, seen: View, unsure: set[int]) -> View:

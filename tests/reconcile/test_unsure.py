@@ -15,12 +15,20 @@ def observation(view, confidence=None):
 def test_a_low_confidence_misread_is_neither_acted_on_nor_flagged():
     g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
     seen = expected_view(g)
-    seen[20] = {"ratmen": 2}  # not adjacent: with a sure reading this is an illegal conquest
+    seen[3] = {"dragon": 1}  # the Lost Tribe token read as the Dragon
     f = Follower()
-    out = f.observe(g, observation(seen, {20: 0.05}))
+    out = f.observe(g, observation(seen, {3: 0.05}))
     assert out.actions == [] and out.raised == [] and out.alerts == []
-    out = f.observe(g, observation(seen, {20: 0.9}))
-    assert [a.code for a in out.raised] == ["not-adjacent"]
+    out = f.observe(g, observation(seen, {3: 0.9}))
+    assert [a.code for a in out.raised] == ["board-differs"]
+
+
+def test_the_active_race_on_a_new_region_is_trusted_even_when_vision_is_unsure():
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    seen = expected_view(g)
+    seen[20] = {"ratmen": 2}  # not adjacent: an illegal conquest is flagged at once
+    out = Follower().observe(g, observation(seen, {20: 0.05}))
+    assert [a.code for a in out.raised] == ["not-adjacent"] and out.actions == []
 
 
 def test_a_low_confidence_region_confirms_a_move_that_fits_it_exactly():
@@ -36,7 +44,7 @@ def test_a_low_confidence_region_does_not_bend_a_move_seen_elsewhere():
     seen = expected_view(g)
     seen[4] = {"ratmen": 1}
     seen[3] = {"ratmen": 1}  # a conquest, read surely
-    seen[20] = {"ratmen": 1}  # a misread, unsure
+    seen[20] = {"elves": 1}  # a misread, unsure
     out = Follower().observe(g, observation(seen, {20: 0.05}))
     assert [a.notation() for a in out.actions] == ["conquer 3"] and out.raised == []
 
