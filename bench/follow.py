@@ -170,8 +170,12 @@ def main() -> None:
     jobs = [("4p", s, args.tier, (w, h), args.inject) for s in range(args.games4)]
     jobs += [("5p", 100 + s, args.tier, (w, h), args.inject) for s in range(args.games5)]
     start = time.time()
+    results = []
     with Pool(args.workers) as pool:
-        results = pool.map(one_game, jobs, chunksize=1)
+        for r in pool.imap_unordered(one_game, jobs, chunksize=1):
+            results.append(r)  # progress, one line a game, so a cut-short run still tells something
+            print(json.dumps({k: r[k] for k in ("map", "seed", "actions", "inferred", "false_alerts", "questions",
+                                                 "amended", "injected", "flagged")}), file=sys.stderr, flush=True)
     lat = sorted(x for r in results for x in r["latency_ms"])
     obs = sorted(x for r in results for x in r["observe_ms"])
     injected, flagged = Counter(), Counter()
