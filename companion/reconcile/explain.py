@@ -44,10 +44,11 @@ def search(game: Game, seen: View, skip: set[int], hints: Hints,
 
     def score(e: Explanation):
         # fewest differences left, where ending a turn the table did not end counts as one (a single
-        # misread must not move the game on by a turn); then the closest count (a stack may hide
-        # tokens, but an exact match is likelier); then the fewest actions
+        # misread must not move the game on by a turn), and on equal terms the fewest turns ended;
+        # then the closest count (a stack may hide tokens, but an exact match is likelier); then the
+        # fewest actions
         turns = sum(isinstance(a, EndTurn) for a in e.actions)
-        return (len(e.remaining) + turns, slack(e.game), len(e.actions))
+        return (len(e.remaining) + turns, turns, slack(e.game), len(e.actions))
 
     def slack(g: Game) -> int:
         """How far the counts are from the sight: tokens under stacks, and tokens seen beyond the
@@ -172,7 +173,9 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
                 out.append((Fortify(r), False))
         if die is not None and hints.target is not None:
             out.append((Attempt(hints.target), True))
-        placed = any(d.label in (pieces.HERO, pieces.ENCAMPMENT) for d in diffs)
+        # Heroes or Encampments on a region that had none: placed after the redeployment (one more
+        # Encampment where some stood is more likely one the camera missed before)
+        placed = any(d.label in (pieces.HERO, pieces.ENCAMPMENT) and d.expected == 0 for d in diffs)
         if others_moved or hints.end_turn or placed or any(_tokens_moved(g, active, d) for d in diffs):
             out.append((guess_redeploy(g, active, seen, unknown=unknown), False))
     if active is not None and phase == "redeployment":
@@ -268,7 +271,7 @@ def resettlement(g: Game, tribe, seen: View, unknown: set[int] = frozenset()) ->
         adds[biggest] += spare
     enc = None
     if tribe.power.resettles_markers(g, tribe) and tribe.active:
-        enc = placement({r: seen.get(r, {}).get(pieces.ENCAMPMENT, 0) for r in held})
+        enc = placement(_encampments(held, seen))
     return Resettle(tribe.name, placement(adds), enc)
 
 
@@ -279,15 +282,22 @@ def markers(g: Game, tribe, seen: View, changed: set[int]) -> list[Action]:
     heroes = tuple(sorted(r for r in held if seen.get(r, {}).get(pieces.HERO)))
     if heroes and any(not g.regions[r].marker(pieces.HERO) for r in heroes):
         out.append(Heroes(heroes))
-    camps = {r: seen.get(r, {}).get(pieces.ENCAMPMENT, 0) for r in held}
+    seen_camps = {r: seen.get(r, {}).get(pieces.ENCAMPMENT, 0) for r in held}
     now = {r: g.regions[r].marker(pieces.ENCAMPMENT) for r in held}
-    if any(camps[r] > now[r] for r in held if r in changed):  # fewer seen: hidden under the tokens
-        spare = pieces.MARKERS_IN_BOX[pieces.ENCAMPMENT] - sum(camps.values())
-        if spare > 0 and any(camps.values()):  # "Deploy the 5 Encampments": the rest under a stack
-            camps[max(held, key=lambda r: (camps[r], -r))] += spare
+    if any(seen_camps[r] > now[r] for r in held if r in changed):  # fewer seen: hidden under the tokens
+        camps = _encampments(held, seen)
         if placement(camps) != placement(now):
             out.append(Encamp(placement(camps)))
     for r in held:
         if seen.get(r, {}).get(pieces.FORTRESS) and not g.regions[r].marker(pieces.FORTRESS):
             out.append(Fortify(r))
     return out
+
+
+def _encampments(held: list[int], seen: View) -> dict[int, int]:
+    """The Encampments as seen; "deploy the 5 Encampments": those not seen lie under the biggest stack of them."""
+    camps = {r: seen.get(r, {}).get(pieces.ENCAMPMENT, 0) for r in held}
+    spare = pieces.MARKERS_IN_BOX[pieces.ENCAMPMENT] - sum(camps.values())
+    if spare > 0 and any(camps.values()):
+        camps[max(held, key=lambda r: (camps[r], -r))] += spare
+    return camps

@@ -2,6 +2,7 @@
 import pytest
 
 from companion.reconcile import Follower, differences, expected_view
+from companion.reconcile.explain import resettlement
 from companion.shuffle import seeded_setup
 from companion.simulate import play
 
@@ -127,3 +128,13 @@ def test_the_table_can_accept_a_region_the_camera_misreads():
     assert f.see(g, seen).in_sync
     seen[10] = {"lost-tribe": 1}
     assert f.see(g, seen).in_sync and f.accepted == {}
+
+
+def test_encampments_resettled_under_a_stack_are_all_counted():
+    g = act(game_with("bivouacking ratmen", "commando humans"), "pick ratmen", "conquer 4", "conquer 9",
+            "redeploy 4:1 9:12", "encamp 4:1 9:4", "end", "pick humans")
+    g.tribes["humans"].hand = 10
+    act(g, "conquer 4", "redeploy 4:10", "end")
+    seen = expected_view(g)
+    seen[9] = {"ratmen": 3, "encampment": 4}  # the fifth Encampment under the tokens
+    assert resettlement(g, g.tribes["ratmen"], seen).notation() == "resettle ratmen - 9:5"

@@ -94,3 +94,4 @@ def test_tokens_a_stack_hides_go_to_a_region_the_camera_cannot_read():
     f = Follower()
     f.observe(g, observation(seen, {9: 0.05}))
     assert [a.notation() for a in f.redeployed(g).actions] == ["redeploy 4:3 9:8 10:1"]
+
