@@ -279,9 +279,13 @@ def markers(g: Game, tribe, seen: View, changed: set[int]) -> list[Action]:
     """Encampments, Heroes and a Fortress placed after redeployment, as the camera shows them."""
     held = g.regions_of(tribe.name)
     out: list[Action] = []
-    heroes = tuple(sorted(r for r in held if seen.get(r, {}).get(pieces.HERO)))
+    heroes = sorted(r for r in held if seen.get(r, {}).get(pieces.HERO))
     if heroes and any(not g.regions[r].marker(pieces.HERO) for r in heroes):
-        out.append(Heroes(heroes))
+        rest = [r for r in held if r not in heroes]
+        if rest and len(heroes) < min(pieces.MARKERS_IN_BOX[pieces.HERO], len(held)):
+            # the other Hero under a stack: where one stood before, else under the biggest stack
+            heroes.append(max(rest, key=lambda r: (g.regions[r].marker(pieces.HERO), g.regions[r].tokens, -r)))
+        out.append(Heroes(tuple(sorted(heroes))))
     seen_camps = {r: seen.get(r, {}).get(pieces.ENCAMPMENT, 0) for r in held}
     now = {r: g.regions[r].marker(pieces.ENCAMPMENT) for r in held}
     if any(seen_camps[r] > now[r] for r in held if r in changed):  # fewer seen: hidden under the tokens

@@ -138,3 +138,11 @@ def test_encampments_resettled_under_a_stack_are_all_counted():
     seen = expected_view(g)
     seen[9] = {"ratmen": 3, "encampment": 4}  # the fifth Encampment under the tokens
     assert resettlement(g, g.tribes["ratmen"], seen).notation() == "resettle ratmen - 9:5"
+
+
+def test_a_hero_under_a_stack_is_placed_where_the_camera_cannot_see_it():
+    g = act(game_with("heroic ratmen"), "pick ratmen", "conquer 4", "conquer 9", "redeploy 4:12 9:1")
+    seen = expected_view(g)
+    seen[9] = {"ratmen": 1, "hero": 1}  # the other Hero lies under the big stack on region 4
+    out = Follower().see(g, seen)
+    assert [a.notation() for a in out.actions] == ["heroes 4 9"] and out.alerts == []
