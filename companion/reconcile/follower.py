@@ -133,7 +133,9 @@ class Follower:
         self.question = None
         self._used(best.actions, game)
         self._remember_unseen(best.game, _trusting(best.game, seen, unsure), best.remaining)
-        alerts = {self._key(d.region, seen): a for d, a in classify(best.game, best.remaining, seen)}
+        # an alert stands while its region shows the same problem; raised once, however the counts
+        # under a stack flicker from one sight to the next
+        alerts = {(d.region, a.code): a for d, a in classify(best.game, best.remaining, seen)}
         raised = [a for k, a in alerts.items() if k not in self.alerts]
         self.alerts = alerts
         amend = self._amendments(best.game, seen, hidden | unsure) if not best.remaining else []
@@ -272,10 +274,6 @@ class Follower:
         """Tokens the camera does not see now may lie anywhere on their race's regions later."""
         if not remaining:
             self.unseen = unseen_tokens(game, seen)
-
-    @staticmethod
-    def _key(region: int, seen: View) -> tuple:
-        return (region, tuple(sorted(seen.get(region, {}).items())))
 
     def _with_accepted(self, game: Game, seen: View) -> View:
         """Regions the table accepted read as the game has them, while neither side changes."""

@@ -102,3 +102,14 @@ def test_the_alert_clears_when_the_board_is_put_right():
     seen[20] = {"ratmen": 2}
     assert f.see(g, seen).alerts
     assert f.see(g, expected_view(g)).in_sync
+
+
+def test_a_standing_alert_is_raised_once_while_the_counts_under_a_stack_flicker():
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    f = Follower()
+    seen = expected_view(g)
+    seen[20] = {"ratmen": 2}
+    assert [a.code for a in f.see(g, seen).raised] == ["not-adjacent"]
+    seen[20] = {"ratmen": 3}  # the same tokens, one more seen this time
+    out = f.see(g, seen)
+    assert out.raised == [] and [a.code for a in out.alerts] == ["not-adjacent"]
