@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from .loader import MapError
+from . import fields
+from .fields import MapError
 from .model import Board, Region
 
 FORMAT = "smallworld-island/1"
@@ -69,28 +70,14 @@ def load_island(name_or_path: str) -> Island:
     path = Path(name_or_path)
     if not path.exists():
         raise MapError(f"{name_or_path}: no such island (shipped sample islands: {', '.join(builtin_names())})")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MapError(f"{path}: cannot read: {exc}") from None
-    return parse_island(text, str(path))
+    return parse_island(fields.read_text(path), str(path))
 
 
 def parse_island(text: str, source: str = "<island>") -> Island:
     """Check one island file; a MapError names the file, the region and the problem in one line."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MapError(f"{source}:{exc.lineno}: not valid JSON: {exc.msg}") from None
-    if not isinstance(data, dict):
-        raise MapError(f"{source}: an island is a JSON object")
-
-    def fail(msg: str, region: object = None) -> MapError:
-        where = f"region {region}: " if region is not None else ""
-        return MapError(f"{source}: {where}{msg}")
-
-    if data.get("format") != FORMAT:
-        raise fail(f"format must be {FORMAT!r}, found {data.get('format')!r}")
+    data = fields.json_object(text, source, "an island")
+    fail = fields.failing(source)
+    fields.check_format(data, FORMAT, fail)
     unknown = set(data) - {"format", "name", "title", "size", "sample", "note", "regions"}
     if unknown:
         raise fail(f"unknown field {sorted(unknown)[0]!r}")
@@ -103,40 +90,13 @@ def parse_island(text: str, source: str = "<island>") -> Island:
     raw = data.get("regions")
     if not isinstance(raw, list) or not raw:
         raise fail("field 'regions' must be a non-empty list")
-    ids: set[int] = set()
-    for index, r in enumerate(raw):
-        if not isinstance(r, dict):
-            raise fail(f"regions[{index}] is not an object")
-        rid = r.get("id")
-        if not isinstance(rid, int) or isinstance(rid, bool) or not 1 <= rid <= 99:
-            raise fail(f"regions[{index}]: id must be a whole number from 1 to 99, found {rid!r}")
-        if rid in ids:
-            raise fail("id is used twice", rid)
-        ids.add(rid)
+    ids = fields.region_ids(raw, 1, 99, fail)
     by_id = {}
     for r in raw:
         rid = r["id"]
-        bad = set(r) - {"id", "terrain", "symbols", "adjacent", *_FLAGS}
-        if bad:
-            raise fail(f"unknown field {sorted(bad)[0]!r}", rid)
-        if r.get("terrain") not in TERRAINS:
-            raise fail(f"terrain {r.get('terrain')!r} is not one of {', '.join(TERRAINS)}", rid)
+        fields.region_fields(r, ids, fail, terrains=TERRAINS, symbols=SYMBOLS, flags=_FLAGS, whole="island",
+                             distinct_symbols=True)
         symbols = r.get("symbols", [])
-        if not isinstance(symbols, list) or any(s not in SYMBOLS for s in symbols) or len(set(symbols)) != len(symbols):
-            raise fail(f"symbols must be a list of {', '.join(SYMBOLS)}, found {symbols!r}", rid)
-        for flag in _FLAGS:
-            if not isinstance(r.get(flag, False), bool):
-                raise fail(f"{flag} must be true or false, found {r.get(flag)!r}", rid)
-        adj = r.get("adjacent")
-        if not isinstance(adj, list) or not adj:
-            raise fail("adjacent must be a non-empty list of region ids of this island", rid)
-        for other in adj:
-            if isinstance(other, bool) or other not in ids:
-                raise fail(f"adjacent lists {other!r}, which is not a region of this island", rid)
-            if other == rid:
-                raise fail("adjacent lists the region itself", rid)
-        if len(set(adj)) != len(adj):
-            raise fail("adjacent lists a region twice", rid)
         water = r["terrain"] in ("sea", "lake")
         if water and (symbols or any(r.get(f, False) for f in _FLAGS)):
             raise fail(f"a {r['terrain']} carries no symbol, anchor, Murloc or size icon", rid)
@@ -144,9 +104,7 @@ def parse_island(text: str, source: str = "<island>") -> Island:
             raise fail("a Murloc cannot start on a Mountain in this format (it holds the Mountain marker)", rid)
         by_id[rid] = r
     for rid, r in by_id.items():
-        for other in r["adjacent"]:
-            if rid not in by_id[other]["adjacent"]:
-                raise fail(f"adjacent lists {other}, but region {other} does not list {rid}", rid)
+        fields.listed_back(rid, r["adjacent"], lambda o: by_id[o]["adjacent"], fail)
     markers = [rid for rid, r in by_id.items() if r.get("marker")]
     if len(markers) != 1:
         raise fail(f"exactly one region carries the size icon (marker: true); found {len(markers)}")

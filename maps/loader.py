@@ -5,18 +5,15 @@ The line always names the file, the region (when there is one) and what is wrong
 """
 from __future__ import annotations
 
-import json
 from importlib import resources
 from pathlib import Path
 
+from . import fields
+from .fields import MapError
 from .model import SYMBOLS, TERRAINS, Board, Region
 
 FORMAT = "smallworld-map/1"
 _FLAGS = ("lost_tribe", "border", "entry", "coastal")
-
-
-class MapError(ValueError):
-    """A map file that cannot be used; the message is one line a user can act on."""
 
 
 def builtin_names() -> list[str]:
@@ -38,27 +35,13 @@ def load(name_or_path: str) -> Board:
 
 def load_file(path: str | Path) -> Board:
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MapError(f"{path}: cannot read: {exc}") from None
-    return parse(text, str(path))
+    return parse(fields.read_text(path), str(path))
 
 
 def parse(text: str, source: str = "<map>") -> Board:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MapError(f"{source}:{exc.lineno}: not valid JSON: {exc.msg}") from None
-    if not isinstance(data, dict):
-        raise MapError(f"{source}: a map is a JSON object")
-
-    def fail(msg: str, region: object = None) -> MapError:
-        where = f"region {region}: " if region is not None else ""
-        return MapError(f"{source}: {where}{msg}")
-
-    if data.get("format") != FORMAT:
-        raise fail(f"format must be {FORMAT!r}, found {data.get('format')!r}")
+    data = fields.json_object(text, source, "a map")
+    fail = fields.failing(source)
+    fields.check_format(data, FORMAT, fail)
     for key, kind in (("name", str), ("players", int), ("rounds", int), ("regions", list)):
         if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
             raise fail(f"field {key!r} is missing or not a {kind.__name__}")
@@ -68,16 +51,7 @@ def parse(text: str, source: str = "<map>") -> Board:
         raise fail(f"rounds must be 1 to 20, found {data['rounds']}")
 
     raw_regions = data["regions"]
-    seen: set[int] = set()
-    for index, raw in enumerate(raw_regions):
-        if not isinstance(raw, dict):
-            raise fail(f"regions[{index}] is not an object")
-        rid = raw.get("id")
-        if not isinstance(rid, int) or isinstance(rid, bool) or rid < 0:
-            raise fail(f"regions[{index}]: id must be a whole number >= 0, found {rid!r}")
-        if rid in seen:
-            raise fail("id is used twice", rid)
-        seen.add(rid)
+    seen = fields.region_ids(raw_regions, 0, None, fail)
     if not raw_regions:
         raise fail("the map has no regions")
 
@@ -91,39 +65,13 @@ def parse(text: str, source: str = "<map>") -> Board:
 
 
 def _region(raw: dict, ids: set[int], fail) -> Region:
-    rid = raw["id"]
-    unknown = set(raw) - {"id", "terrain", "symbols", "adjacent", *_FLAGS}
-    if unknown:
-        raise fail(f"unknown field {sorted(unknown)[0]!r}", rid)
-    terrain = raw.get("terrain")
-    if terrain not in TERRAINS:
-        raise fail(f"terrain {terrain!r} is not one of {', '.join(TERRAINS)}", rid)
-    symbols = raw.get("symbols", [])
-    if not isinstance(symbols, list) or any(s not in SYMBOLS for s in symbols):
-        raise fail(f"symbols must be a list of {', '.join(SYMBOLS)}, found {symbols!r}", rid)
-    flags = {}
-    for flag in _FLAGS:
-        value = raw.get(flag, False)
-        if not isinstance(value, bool):
-            raise fail(f"{flag} must be true or false, found {value!r}", rid)
-        flags[flag] = value
-    adjacent = raw.get("adjacent")
-    if not isinstance(adjacent, list) or not adjacent:
-        raise fail("adjacent must be a non-empty list of region ids", rid)
-    for other in adjacent:
-        if other not in ids or isinstance(other, bool):
-            raise fail(f"adjacent lists {other!r}, which is not a region of this map", rid)
-        if other == rid:
-            raise fail("adjacent lists the region itself", rid)
-    if len(set(adjacent)) != len(adjacent):
-        raise fail("adjacent lists a region twice", rid)
+    flags = fields.region_fields(raw, ids, fail, terrains=TERRAINS, symbols=SYMBOLS, flags=_FLAGS, whole="map")
+    rid, terrain, symbols, adjacent = raw["id"], raw["terrain"], raw.get("symbols", []), raw["adjacent"]
     return Region(id=rid, terrain=terrain, symbols=frozenset(symbols), adjacent=frozenset(adjacent), **flags)
 
 
 def _check_consistent(r: Region, by_id: dict[int, Region], fail) -> None:
-    for other in sorted(r.adjacent):
-        if r.id not in by_id[other].adjacent:
-            raise fail(f"adjacent lists {other}, but region {other} does not list {r.id}", r.id)
+    fields.listed_back(r.id, sorted(r.adjacent), lambda o: by_id[o].adjacent, fail)
     if r.water:
         if r.symbols:
             raise fail(f"a {r.terrain} cannot carry the symbol {sorted(r.symbols)[0]}", r.id)

@@ -6,10 +6,11 @@ them on. ``HardwareSettings.from_mapping`` refuses an unknown key or a bad value
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
+
+from .. import settings_table
 
 PIN_FACTORIES = ("", "lgpio", "rpigpio", "pigpio", "native", "mock")
 PICO_MICROPYTHON_USB_ID = "2e8a:0005"  # Raspberry Pi's VID with the MicroPython CDC product id
@@ -76,31 +77,13 @@ _PIN_KEYS = ("roll_button", "confirm_button", "undo_button", "green_led", "red_l
 
 
 def _fail(source: str, table: str, key: str, problem: str) -> ValueError:
-    return ValueError(f"{source}: [{table}] {key}: {problem}")
+    return ValueError(settings_table.problem_line(source, table, key, problem))
 
 
 def _table(kind, values: Any, table: str, source: str):
     if not isinstance(values, Mapping):
         raise ValueError(f"{source}: [{table}] must be a table, got {type(values).__name__}")
-    fields = {f.name: f for f in dataclasses.fields(kind)}
-    converted = {}
-    for key, value in values.items():
-        if key not in fields:
-            raise _fail(source, table, key, f"unknown key (known: {', '.join(fields)})")
-        default = fields[key].default
-        if isinstance(default, bool):
-            ok = isinstance(value, bool)
-        elif isinstance(default, int):
-            ok = isinstance(value, int) and not isinstance(value, bool)
-        elif isinstance(default, float):
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-            value = float(value) if ok else value
-        else:
-            ok = isinstance(value, str)
-        if not ok:
-            raise _fail(source, table, key, f"expected {type(default).__name__}, got {value!r}")
-        converted[key] = value
-    return kind(**converted)
+    return kind(**settings_table.read(kind, values, table, source))
 
 
 def _check_gpio(s: GpioSettings, source: str) -> None:

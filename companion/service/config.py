@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from .. import settings_table
 from ..hardware.settings import HardwareSettings
 
 SYSTEM_CONFIG = Path("/etc/companion/config.toml")
@@ -135,31 +136,8 @@ def from_mapping(data: Mapping[str, Any], source: str = "config") -> Config:
 def _table(kind, values: Any, table: str, source: str):
     if not isinstance(values, Mapping):
         raise ConfigError(f"{source}: [{table}] must be a table")
-    known = {f.name: f for f in dataclasses.fields(kind)}
-    out = {}
-    for key, value in values.items():
-        if key not in known:
-            raise ConfigError(f"{source}: [{table}] {key}: unknown key (known: {', '.join(known)})")
-        default = known[key].default
-        if isinstance(default, bool):
-            ok = isinstance(value, bool)
-        elif isinstance(default, int):
-            ok = isinstance(value, int) and not isinstance(value, bool)
-        elif isinstance(default, float):
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-            value = float(value) if ok else value
-        elif isinstance(default, tuple):
-            ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
-            value = tuple(value) if ok else value
-        else:
-            ok = isinstance(value, str)
-        if not ok:
-            want = "a list of names" if isinstance(default, tuple) else type(default).__name__
-            raise ConfigError(f"{source}: [{table}] {key}: expected {want}, got {value!r}")
-        low_high = _RANGES.get((table, key))
-        if low_high and not low_high[0] <= value <= low_high[1]:
-            raise ConfigError(f"{source}: [{table}] {key}: expected {low_high[0]}-{low_high[1]}, got {value!r}")
-        out[key] = value
+    ranges = {key: low_high for (t, key), low_high in _RANGES.items() if t == table}
+    out = settings_table.read(kind, values, table, source, ConfigError, ranges)
     if table == "service" and "table_code" in out and out["table_code"] and len(out["table_code"]) < 6:
         raise ConfigError(f"{source}: [service] table_code: use at least 6 characters")
     if table == "demo":

@@ -1,14 +1,10 @@
 """Seeded random playouts on all four maps: every invariant after every action, replay and undo exact."""
-import random
-
 import pytest
 
 from companion.rules import Game
-from companion.rules.record import dumps, loads, replay
 from companion.shuffle import seeded_setup
-from companion.simulate import choose
 
-from . import invariants
+from . import playout as harness
 from .helpers import RULES
 
 MAPS = ("2p", "3p", "4p", "5p")
@@ -17,29 +13,7 @@ DEEP = 3  # games per map checked with replay and undo after every single action
 
 
 def playout(map_name: str, seed: int, deep: bool) -> Game:
-    players = int(map_name[0])
-    setup = seeded_setup(map_name, players, seed)
-    rng = random.Random(seed)
-    game = Game(setup)
-    seen = invariants.check(game)
-    sample = set(rng.sample(range(1, 400), 8))
-    while not game.finished:
-        action = choose(game, rng)
-        before_fp = game.fingerprint()
-        bonus = invariants.redeploy_bonus(game, action)
-        game.apply(action)
-        seen = invariants.check(game, seen, action, bonus)
-        n = len(game.history)
-        if deep or n in sample:
-            assert Game.replay(setup, game.history).fingerprint() == game.fingerprint(), f"replay differs at {n}"
-            after_fp = game.fingerprint()
-            game.undo()
-            assert game.fingerprint() == before_fp, f"undo of {action} at {n} is not exact"
-            game.apply(action)
-            assert game.fingerprint() == after_fp
-    record = loads(dumps(setup, game.history))
-    assert replay(record).fingerprint() == game.fingerprint()
-    return game
+    return harness.playout(seeded_setup(map_name, int(map_name[0]), seed), seed, deep)
 
 
 @pytest.mark.parametrize("map_name", MAPS)

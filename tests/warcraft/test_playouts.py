@@ -1,16 +1,13 @@
 """Seeded playouts of Small World of Warcraft on the SAMPLE islands, 2 to 5 players: every invariant
 after every action (coins between players summing to zero), replay and undo exact, records round-trip."""
-import random
-
 import pytest
 
 from companion.rules import Game
-from companion.rules.record import dumps, loads, replay
 from companion.shuffle import seeded_setup
-from companion.simulate import choose
 from maps import islands
 
-from . import invariants
+from ..rules import playout as harness
+from .invariants import WARCRAFT
 
 GAMES = 12
 DEEP = 1
@@ -18,27 +15,7 @@ DEEP = 1
 
 def playout(players: int, seed: int, deep: bool) -> Game:
     setup = seeded_setup(islands.sample_map(players), players, seed, "warcraft")
-    rng = random.Random(seed)
-    game = Game(setup)
-    seen = invariants.check(game)
-    sample = set(rng.sample(range(1, 300), 6))
-    while not game.finished:
-        action = choose(game, rng)
-        before_fp = game.fingerprint()
-        bonus = invariants.redeploy_bonus(game, action)
-        game.apply(action)
-        seen = invariants.check(game, seen, action, bonus)
-        n = len(game.history)
-        if deep or n in sample:
-            assert Game.replay(setup, game.history).fingerprint() == game.fingerprint(), f"replay differs at {n}"
-            after_fp = game.fingerprint()
-            game.undo()
-            assert game.fingerprint() == before_fp, f"undo of {action} at {n} is not exact"
-            game.apply(action)
-            assert game.fingerprint() == after_fp
-    record = loads(dumps(setup, game.history))
-    assert replay(record).fingerprint() == game.fingerprint()
-    return game
+    return harness.playout(setup, seed, deep, WARCRAFT, horizon=300, samples=6)
 
 
 @pytest.mark.parametrize("players", (2, 3, 4, 5))
