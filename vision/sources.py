@@ -81,6 +81,23 @@ class OpenCVCapture(FrameSource):
             self.cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
         self.device = device
 
+    def lock(self) -> dict:
+        """Turn off auto exposure, auto white balance and autofocus, keeping today's values; the
+        settings the device accepted (a video file accepts none)."""
+        props = {"exposure": cv2.CAP_PROP_EXPOSURE, "wb_temperature": cv2.CAP_PROP_WB_TEMPERATURE,
+                 "focus": cv2.CAP_PROP_FOCUS}
+        now = {k: self.cap.get(p) for k, p in props.items()}
+        out = {}
+        # V4L2 through OpenCV: auto exposure 1 is manual; 0 turns auto white balance and autofocus off.
+        for name, prop, value in (("auto_exposure", cv2.CAP_PROP_AUTO_EXPOSURE, 1),
+                                  ("auto_wb", cv2.CAP_PROP_AUTO_WB, 0), ("autofocus", cv2.CAP_PROP_AUTOFOCUS, 0)):
+            if self.cap.set(prop, value):
+                out[name] = value
+        for k, p in props.items():
+            if now[k] and self.cap.set(p, now[k]):
+                out[k] = now[k]
+        return out
+
     def __iter__(self):
         while True:
             ok, img = self.cap.read()
@@ -107,6 +124,20 @@ class PiCamera(FrameSource):
         if controls:
             self.cam.set_controls(controls)
         self.cam.start()
+
+    def lock(self) -> dict:
+        """Fix exposure, white balance and focus at the values the camera chose for the picture now, so
+        they cannot drift during a game; the controls set (to pass as ``controls`` next time)."""
+        meta = self.cam.capture_metadata()
+        controls = {"AeEnable": False, "AwbEnable": False}
+        for key in ("ExposureTime", "AnalogueGain", "ColourGains"):
+            if key in meta:
+                controls[key] = meta[key]
+        if "LensPosition" in meta:  # an autofocus lens (Camera Module 3)
+            controls["AfMode"] = 0  # libcamera's AfModeManual
+            controls["LensPosition"] = meta["LensPosition"]
+        self.cam.set_controls(controls)
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in controls.items()}
 
     def __iter__(self):
         while True:

@@ -46,3 +46,54 @@ def test_marker_watch_reports_seen_and_stable(table, tmp_path):
     for _ in range(markers.STABLE_FRAMES):
         out = watch.feed(table.frame())
     assert out["seen"] == [0, 1, 2, 3] and out["stable"]
+
+
+class _FakePicamera2:
+    """picamera2's Picamera2 as far as the companion uses it: auto exposure, white balance and focus
+    settle on values it reports in its metadata until set_controls fixes them."""
+
+    def __init__(self, frame):
+        self.frame, self.set = frame, {}
+
+    def create_video_configuration(self, **kw):
+        return kw
+
+    def configure(self, config):
+        pass
+
+    def start(self):
+        pass
+
+    def capture_array(self, name):
+        return self.frame
+
+    def capture_metadata(self):
+        return {"ExposureTime": 16000, "AnalogueGain": 2.5, "ColourGains": (1.9, 1.6), "LensPosition": 1.4,
+                "Lux": 300.0}
+
+    def set_controls(self, controls):
+        self.set.update(controls)
+
+    def stop(self):
+        pass
+
+    def close(self):
+        pass
+
+
+def test_lock_fixes_the_pi_cameras_exposure_white_balance_and_focus(table, tmp_path, monkeypatch):
+    import json
+    import sys
+    import types
+
+    from calibration import flow
+    from calibration.sim import open_camera
+    fake = _FakePicamera2(table.frame())
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=lambda: fake))
+    camera = open_camera("picamera")
+    out = flow.camera_step(Settings(), Folder(tmp_path), camera, "2p", lock=True)
+    assert out["ok"] and out["locked"]
+    want = {"AeEnable": False, "AwbEnable": False, "ExposureTime": 16000, "AnalogueGain": 2.5,
+            "ColourGains": [1.9, 1.6], "AfMode": 0, "LensPosition": 1.4}
+    assert json.loads((tmp_path / "camera.json").read_text())["controls"] == want
+    assert fake.set == {**want, "ColourGains": (1.9, 1.6)}  # the camera itself no longer adjusts them
