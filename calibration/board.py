@@ -59,13 +59,15 @@ class Board:
 
 
 def for_map(map_name: str) -> Board:
-    """The board frame for a built-in map (the size and marker places of the companion's layout)."""
+    """The board frame for a built-in map or a house map file (the size and marker places of the
+    companion's layout). ``map`` is what ``maps.load`` takes back: the name, or the file's absolute path."""
     try:
         board = maps.load(map_name)
     except ValueError as exc:
         raise CalibrationError(f"map {map_name!r}: {exc}") from None
     g = layout.generate(board)
-    return Board(board.name, g.width_mm, g.height_mm, g.play_area, g.markers, g.token_mm)
+    ref = map_name if map_name in maps.builtin_names() else str(Path(map_name).resolve())
+    return Board(ref, g.width_mm, g.height_mm, g.play_area, g.markers, g.token_mm)
 
 
 def from_geometry(g: Geometry) -> Board:

@@ -40,7 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--map", default="2p")
     c.add_argument("--lock", action="store_true", help="write camera.json with the settings fixed now")
     m = sub.add_parser("markers", help="board frame and marker sheet")
-    m.add_argument("--map", default="2p", help="2p, 3p, 4p or 5p")
+    m.add_argument("--map", default="2p", help="2p, 3p, 4p, 5p or a house map file (docs/maps.md)")
     w = sub.add_parser("watch", help="markers seen, registration stable")
     w.add_argument("--frames", type=int, default=8)
     sub.add_parser("reference", help="capture the empty board")

@@ -29,7 +29,7 @@
     refresh();
     setInterval(refresh, 1500);
     $("choose-map").onclick = () => busy($("choose-map"), async () => {
-      const d = await api("map", {map: $("map").value});
+      const d = await api("map", {map: $("house-map").value.trim() || $("map").value});
       root.dataset.map = d.map; say(`Map ${d.map}: markers of ${d.marker_mm} mm.`); refresh();
     });
     $("camera-check").onclick = () => busy($("camera-check"), async () => {

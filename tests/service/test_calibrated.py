@@ -123,3 +123,27 @@ def test_saved_outlines_are_what_vision_uses(saved_folder, tmp_path):
     grown = load(saved_folder / "geometry.json")
     for rid, poly in grown.regions.items():
         assert np.allclose(saved.calibration.geometry.regions[rid], poly)
+
+
+def test_calibrate_a_house_map_from_the_dashboard(tmp_path):
+    import json
+    from importlib import resources
+
+    from companion.service.web import create_app
+    data = json.loads((resources.files("maps") / "boards" / "3p.json").read_text(encoding="utf-8"))
+    data["name"] = "house"
+    house = tmp_path / "house.json"
+    house.write_text(json.dumps(data), encoding="utf-8")
+    service = Service(config(tmp_path, tmp_path / "c", load=False), hardware=False).start()
+    try:
+        browser = Browser(create_app(service, testing=True)).unlock()
+        r = browser.post("/calibrate/api/map", {"map": str(tmp_path / "nope.json")})
+        assert r.status_code == 400 and "nope.json" in r.get_json()["sentence"]
+        r = browser.post("/calibrate/api/map", {"map": str(house)})
+        assert r.status_code == 200, r.data
+        r = browser.post("/calibrate/api/camera", {})
+        assert r.status_code == 200 and r.get_json()["found"] == [0, 1, 2, 3], r.data
+        r = browser.page("/calibrate/api/regions")
+        assert len(r.get_json()["order"]) == 30
+    finally:
+        service.close()

@@ -103,14 +103,16 @@ def status():
 @bp.post("/api/map")
 def choose_map():
     def run(st):
-        name = (request.get_json(silent=True) or {}).get("map", "")
-        if name not in maps.builtin_names():
-            raise CalibrationError(f"field 'map': unknown map {name!r} (one of {', '.join(maps.builtin_names())})")
-        if st.camera is not None and name != st.map:
+        name = str((request.get_json(silent=True) or {}).get("map", "")).strip()
+        if name not in maps.builtin_names() and not name.endswith(".json"):
+            raise CalibrationError(f"field 'map': unknown map {name!r} (one of {', '.join(maps.builtin_names())}, "
+                                   "or the path of a house map file on the companion)")
+        out = flow.markers_step(st.folder, name)  # a house map file is read (and checked) here
+        if st.camera is not None and out["map"] != st.map:
             st.camera.close()
             st.camera = None
-        st.map, st.seeds, st.watch = name, {}, None
-        return flow.markers_step(st.folder, name)
+        st.map, st.seeds, st.watch = out["map"], {}, None
+        return out
     return _api(run)
 
 
