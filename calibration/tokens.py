@@ -29,6 +29,7 @@ from .errors import CalibrationError
 CUT_PX_PER_MM = 3.0
 HANDFUL = 5
 ALL_KINDS = LABELS
+TRAY_RING = (0, 230, 255)  # BGR: the yellow ring of a place to lay a token
 
 
 def kinds_order(kinds=ALL_KINDS) -> list[str]:
@@ -117,6 +118,25 @@ def cut(settings: Settings, board: Board, empty: np.ndarray, frame: np.ndarray, 
         centre = ((x + w / 2) / s + x0, (y + h / 2) / s + y0)
         out.append((centre, view[y:y + h, x:x + w].copy(), m))
     return out
+
+
+def tray_picture(settings: Settings, board: Board, frame: np.ndarray, plan, s: float = CUT_PX_PER_MM) -> np.ndarray:
+    """The tray as the camera sees it now, from above, with a numbered ring at each place ``plan`` asks a
+    token to be laid (what the person at the table follows)."""
+    try:
+        reg = register(settings, board.geometry(), frame)
+    except RegistrationError as exc:
+        raise CalibrationError(f"tray: {exc}") from None
+    view = _tray_view(board, reg.homography, frame, s)
+    x0, y0 = board.tray()[:2]
+    r = int(round(board.token_mm * s / 2))
+    for i, (_, x, y) in enumerate(plan, 1):
+        c = (int(round((x - x0) * s)), int(round((y - y0) * s)))
+        cv2.circle(view, c, r, (0, 0, 0), 5, cv2.LINE_AA)
+        cv2.circle(view, c, r, TRAY_RING, 3, cv2.LINE_AA)
+        cv2.putText(view, str(i), (c[0] - r // 3, c[1] + r // 3), cv2.FONT_HERSHEY_SIMPLEX, r / 22, TRAY_RING, 2,
+                    cv2.LINE_AA)
+    return view
 
 
 def sample_photo(patch: np.ndarray, mask: np.ndarray) -> np.ndarray:

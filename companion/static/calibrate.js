@@ -188,11 +188,14 @@
       const todo = list.filter(k => !k.done);
       next = todo.length ? todo[0] : null;
       $("token-prompt").textContent = next
-        ? `Lay ${window.handful} ${next.say} in the marked places of the tray (the strip between the two top markers), one in each.`
+        ? `Lay ${window.handful} ${next.say} in the ringed places of the tray (the strip between the two top markers), one in each.`
         : "Every kind is captured: learn them.";
       $("token-prompt").dataset.kind = next ? next.label : "";
       $("capture").disabled = !next;
+      tray();
     }
+    const tray = () => { $("tray").src = `/calibrate/tray.png?kind=${next ? next.label : ""}&t=${Date.now()}`; };
+    setInterval(tray, 1500);
     async function load() {
       const d = await api("tokens");
       kinds = d.kinds; window.handful = d.handful; show();

@@ -104,6 +104,8 @@ def test_guided_calibration_in_chromium(server, table):
             page.goto(f"{server.url}/calibrate/tokens")
             page.fill("#kinds", "elves,elves-decline,orcs,lost-tribe")
             page.dispatch_event("#kinds", "change")
+            # the tray as the camera sees it, with the places to lay the tokens ringed
+            page.wait_for_function("document.getElementById('tray').naturalWidth > 0")
             for _ in range(4):
                 kind = page.locator("#token-prompt").get_attribute("data-kind")
                 page.click("#capture")

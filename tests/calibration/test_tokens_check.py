@@ -77,3 +77,22 @@ def test_missing_steps_are_one_line_errors(tmp_path):
         flow.reference_step(Settings(), folder, None)
     report = check.run(Settings(), folder)
     assert not report["ready"] and report["redo"] == ["camera", "markers", "reference", "regions", "tokens"]
+
+
+def test_the_tray_picture_rings_where_to_lay_each_token(calibrated, table):
+    from calibration import tokens
+    folder, _ = calibrated
+    b = flow.board(folder)
+    plan = tokens.plan_kind(b, "elves")
+    picture = tokens.tray_picture(Settings(), b, table.frame(), plan)
+    x0, y0, x1, y1 = b.tray()
+    s = tokens.CUT_PX_PER_MM
+    assert abs(picture.shape[1] - (x1 - x0) * s) <= 1 and abs(picture.shape[0] - (y1 - y0) * s) <= 1
+    ring = np.all(np.abs(picture.astype(int) - tokens.TRAY_RING) < 40, axis=2)
+    r = b.token_mm * s / 2
+    for _, x, y in plan:  # a ring on each place asked, centred on it
+        cx, cy = (x - x0) * s, (y - y0) * s
+        for dx, dy in ((r, 0), (-r, 0), (0, r), (0, -r)):
+            px, py = int(round(cx + dx)), int(round(cy + dy))
+            assert ring[max(py - 2, 0):py + 3, max(px - 2, 0):px + 3].any(), (x, y, dx, dy)
+    assert ring.mean() < 0.2

@@ -248,6 +248,23 @@ def tokens_view():
     return _api(run)
 
 
+@bp.get("/tray.png")
+def tray():
+    """The tray seen now, with the places to lay the next kind (``?kind=``) ringed."""
+    _table_only()
+    st = _state()
+    kind = request.args.get("kind", "")
+    try:
+        with st.lock:
+            b = flow.board(st.folder)
+            plan = tokens_mod.plan_kind(b, kind) if kind in tokens_mod.ALL_KINDS else []
+            picture = tokens_mod.tray_picture(st.settings, b, st.cam().frame(), plan)
+    except (CalibrationError, VisionError) as exc:
+        abort(409, description=str(exc))
+    ok, png = cv2.imencode(".png", picture)
+    return current_app.response_class(png.tobytes(), mimetype="image/png", headers={"Cache-Control": "no-store"})
+
+
 @bp.post("/api/tokens/enroll")
 def enroll():
     def run(st):
