@@ -104,6 +104,8 @@ class _Asking:
 def run(args) -> dict:
     settings = Settings()
     folder = Folder(args.dir)
+    if folder.path.exists() and not folder.path.is_dir():
+        raise CalibrationError(f"--dir {folder.path}: a file, not a folder")
     step = args.step
     if step == "status":
         return {"dir": str(folder.path), "steps": folder.status()}

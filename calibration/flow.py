@@ -81,6 +81,8 @@ def fix_region(folder, rid: int, polygon) -> dict:
 
 
 def token_kind_step(settings: Settings, folder, camera, label: str, n: int = tokens_mod.HANDFUL) -> dict:
+    if label not in tokens_mod.ALL_KINDS:  # before anyone is asked to lay it
+        raise CalibrationError(f"tokens: {label!r} is not a token kind (e.g. 'elves', 'elves-decline', 'hero')")
     b = board(folder)
     plan = tokens_mod.plan_kind(b, label, n)
     camera.prepare({"kind": "tray", "slots": plan})

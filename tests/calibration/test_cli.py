@@ -23,6 +23,14 @@ def test_errors_are_one_line(tmp_path):
     r = subprocess.run([sys.executable, "-m", "calibration", "--dir", str(tmp_path), "markers", "--map", "9p"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.startswith("error: map '9p'") and "Traceback" not in r.stderr
+    (tmp_path / "afile").write_text("x")
+    r = subprocess.run([sys.executable, "-m", "calibration", "--dir", str(tmp_path / "afile"), "markers"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.strip() == f"error: --dir {tmp_path / 'afile'}: a file, not a folder"
+    main(["--dir", str(tmp_path), "markers"])
+    r = subprocess.run([sys.executable, "-m", "calibration", "--dir", str(tmp_path), "tokens", "--kind", "gnomes"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.strip().count("\n") == 0 and "'gnomes' is not a token kind" in r.stderr
 
 
 def test_markers_status_and_order(tmp_path, capsys):

@@ -104,6 +104,8 @@ def test_calibrate_pages_use_the_configured_folder_and_camera(tmp_path):
         assert r.status_code == 200, r.data
         assert r.get_json()["found"] == [0, 1, 2, 3]
         assert app.extensions["calibrate"].camera.name == "simulated:2p:4"  # [camera] source, map filled in
+        r = browser.post("/calibrate/api/tokens/gnomes", {})
+        assert r.status_code == 400 and "'gnomes' is not a token kind" in r.get_json()["sentence"]
         r = browser.page("/calibrate/tray.png?kind=elves")  # step 5: where to lay the tokens, seen now
         assert r.status_code == 200 and r.mimetype == "image/png" and r.data.startswith(b"\x89PNG")
     finally:
