@@ -103,9 +103,10 @@ def test_guided_calibration_in_chromium(server, table):
             # 5. tokens
             page.goto(f"{server.url}/calibrate/tokens")
             page.fill("#kinds", "elves,elves-decline,orcs,lost-tribe")
-            page.dispatch_event("#kinds", "change")
-            # the tray as the camera sees it, with the places to lay the tokens ringed
-            page.wait_for_function("document.getElementById('tray').naturalWidth > 0")
+            # the tray as the camera sees it, with the places to lay the first kind ringed
+            with page.expect_response(lambda r: "/calibrate/tray.png?kind=elves&" in r.url) as shown:
+                page.dispatch_event("#kinds", "change")
+            assert shown.value.status == 200 and shown.value.headers["content-type"] == "image/png"
             for _ in range(4):
                 kind = page.locator("#token-prompt").get_attribute("data-kind")
                 page.click("#capture")
