@@ -84,3 +84,10 @@ def test_values_file_of_the_wrong_shape_or_unwritable_is_one_line(capsys, tmp_pa
         assert path.read_text() == text
     code, _, err = run(capsys, "islands", "values", str(tmp_path / "no" / "v.json"), "--race", "orcs=5")
     assert code == 2 and "v.json: cannot write" in err and err.count("\n") == 1
+
+
+def test_simulate_warcraft_with_a_wrong_player_count_is_one_line(capsys):
+    for argv in (("--players", "6"), ("--players", "1"), ("--players", "3", "--map", islands.sample_map(2))):
+        code, _, err = run(capsys, "simulate", "--ruleset", "warcraft", *argv)
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert "for 2 players; this game has 3" in err
