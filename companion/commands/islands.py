@@ -149,6 +149,10 @@ def _values(path: Path, races: list[str], powers: list[str]) -> int:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise UserError(f"{path}: cannot read: {exc}") from None
+    try:  # the file as it is, before anything is added to it
+        rules.check_options({"values": data})
+    except ValueError as exc:
+        raise UserError(f"{path}: {exc}") from None
     for items, kind in ((races, "races"), (powers, "powers")):
         for item in items:
             name, _, number = item.partition("=")
@@ -160,6 +164,9 @@ def _values(path: Path, races: list[str], powers: list[str]) -> int:
     except ValueError as exc:
         raise UserError(f"{path}: {exc}") from None
     if races or powers:
-        path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        try:
+            path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise UserError(f"{path}: cannot write: {exc.strerror}") from None
     print(json.dumps(data, sort_keys=True))
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 import maps
 
 from ..errors import UserError
+from ..rules import Game
 from ..rules.record import write
 from ..shuffle import seeded_setup
 from ..simulate import play
@@ -27,6 +28,8 @@ def run(args) -> int:
         rules = rulesets.get(args.ruleset)
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    if args.players is not None and not 2 <= args.players <= 5:
+        raise UserError(f"--players must be 2 to 5, not {args.players}")
     if args.map is None:
         default_map = getattr(rules, "default_map", None)
         args.map = default_map(args.players or 5) if default_map else "5p"
@@ -39,6 +42,7 @@ def run(args) -> int:
         raise UserError(f"--players must be 2 to 5, not {players}")
     try:
         setup = seeded_setup(args.map, players, args.seed, args.ruleset)
+        Game(setup)  # a setup that does not hold together (islands for another player count) is one line
     except ValueError as exc:
         raise UserError(str(exc)) from None
     game = play(setup, args.seed)

@@ -73,3 +73,21 @@ def test_simulate_warcraft_writes_a_record_replay_reads(capsys, tmp_path):
 def test_rules_lists_the_warcraft_races(capsys):
     code, out, _ = run(capsys, "rules", "--ruleset", "warcraft")
     assert code == 0 and "16 races, 20 special powers" in out
+
+
+def test_values_file_of_the_wrong_shape_or_unwritable_is_one_line(capsys, tmp_path):
+    for text in ("[]", '{"races": []}'):
+        path = tmp_path / "values.json"
+        path.write_text(text)
+        code, _, err = run(capsys, "islands", "values", str(path), "--race", "orcs=5")
+        assert code == 2 and "values.json: options.values" in err and err.count("\n") == 1
+        assert path.read_text() == text
+    code, _, err = run(capsys, "islands", "values", str(tmp_path / "no" / "v.json"), "--race", "orcs=5")
+    assert code == 2 and "v.json: cannot write" in err and err.count("\n") == 1
+
+
+def test_simulate_warcraft_with_a_wrong_player_count_is_one_line(capsys):
+    for argv in (("--players", "6"), ("--players", "1"), ("--players", "3", "--map", islands.sample_map(2))):
+        code, _, err = run(capsys, "simulate", "--ruleset", "warcraft", *argv)
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert "for 2 players; this game has 3" in err

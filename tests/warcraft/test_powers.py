@@ -225,3 +225,14 @@ def test_beast_master_redeploys_its_beasts():
     play(g, f"herd 101:{beasts}")
     assert g.regions[101].marker("beast") == beasts and not g.regions[108].marker("beast") and g.wc.beasts == 0
     assert why(g, f"herd 101:{beasts}") == "once-per-turn"
+
+
+def test_a_watch_tower_region_takes_no_bomb():
+    g = game_with("defensive orcs", "farmer goblins")
+    play(g, "pick orcs", "conquer 112", "conquer 106")
+    finish(g, "redeploy 112:6 106:3")
+    assert g.regions[112].marker("watch-tower")
+    play(g, "pick goblins", "conquer 106")
+    play(g, f"redeploy 106:{g.tokens_to_redeploy(g.tribes['goblins'])}")
+    assert why(g, "bombs 112") == "immune"  # "immune to all powers and conquest attempts"
+    assert not [a for a in g.legal_actions() if a.act == "bombs"]

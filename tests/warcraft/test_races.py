@@ -251,3 +251,40 @@ def test_worgen_form_costs_a_coin_and_conquers_cheaper():
     play(g, "form worgen")
     assert g.players[0].coins == coins - 1
     assert g.conquest_cost(g.tribes["worgen"], 101) == 2
+
+
+def test_draenei_holy_light_and_lights_hope_chapel_spare_a_bomb_loss():
+    """Holy Light: "the first Race token they should discard (due to conquests or any type of power)";
+    a Bomb's explosion "is treated as a successful conquest"."""
+    for defender, place in (("draenei", None), ("orcs", "lights-hope-chapel")):
+        g = game_with("farmer goblins", f"ranger {defender}")
+        play(g, "pick goblins", "conquer 101")
+        finish(g)
+        play(g, f"pick {defender}", "conquer 102")
+        if place:
+            g.wc.faces_left.remove(place)
+            g.regions[102].add_marker(place)
+        finish(g)
+        play(g, "redeploy 101:9", "bombs 102", "end")
+        finish(g)
+        tribe = g.tribes[defender]
+        on_102, hand = g.regions[102].tokens, tribe.hand
+        assert why(g, "conquer 103") == "input-first"
+        play(g, "detonate 102 exploding")
+        assert g.regions[102].race is None and tribe.hand == hand + on_102, defender
+
+
+def test_draenei_holy_light_keeps_an_intimidated_token_that_would_be_discarded():
+    g = game_with("intimidating orcs", "ranger draenei")
+    play(g, "pick orcs", "conquer 208")
+    finish(g)
+    play(g, "pick draenei", "conquer 101")
+    finish(g, "redeploy 101:9")
+    put(g, 101, "draenei", 2)
+    hand = g.tribes["draenei"].hand
+    play(g, "abandon 208", "conquer 102")
+    assert why(g, "intimidate 101 205") == "intimidate-to"  # the Draenei hold no other region: discarded
+    play(g, "intimidate 101 0")
+    assert g.regions[101].tokens == 1 and g.tribes["draenei"].hand == hand + 1
+    play(g, "intimidate 101 0")  # the next one is discarded as usual
+    assert g.regions[101].race is None and g.tribes["draenei"].hand == hand + 1

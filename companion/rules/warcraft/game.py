@@ -300,12 +300,7 @@ class WarcraftGame(Game):
                 lost = rs.tokens  # "When such a Region is conquered, all In Decline tokens are discarded."
             else:
                 lost = min(rs.tokens, defender.race.losses_when_conquered())
-            if lost and self.controls(defender, "lights-hope-chapel") and self.where("lights-hope-chapel") == region_id:
-                lost = 0
-            if lost and defender.active and defender.race.holy_light() and defender.owner != self.turn.player \
-                    and defender.name not in self.wc.turn.holy_light:
-                lost -= 1  # "the first Race token they should discard ... stays with the player"
-                self.wc.turn.holy_light.append(defender.name)
+            lost = self.losses(defender, region_id, lost)
             defender.hand += rs.tokens - lost
             if defender.active and defender.owner != tribe.owner:
                 self.turn.attacked.add(defender.owner)
@@ -345,6 +340,17 @@ class WarcraftGame(Game):
             self.wc.pending.append(["discover", region_id])
         if defender is not None:
             self._vanish_if_gone(defender)
+
+    def losses(self, defender, region_id: int, lost: int) -> int:
+        """How many of ``lost`` tokens the defender really discards, whether by a conquest or a power:
+        none under the Light's Hope Chapel, one fewer by the Draenei's Holy Light."""
+        if lost and self.controls(defender, "lights-hope-chapel") and self.where("lights-hope-chapel") == region_id:
+            lost = 0
+        if lost and defender.active and defender.race.holy_light() and defender.owner != self.turn.player \
+                and defender.name not in self.wc.turn.holy_light:
+            lost -= 1  # "the first Race token they should discard (due to conquests or any type of power)"
+            self.wc.turn.holy_light.append(defender.name)
+        return lost
 
     def _do_conquer(self, a) -> None:
         tribe, _ = self._conquering_tribe(a.race)
@@ -528,7 +534,7 @@ class WarcraftGame(Game):
             return
         victim = self.owner_tribe(a.region)
         if victim is not None:  # "the opponent loses 1 Race token, retrieves all others ... the Region is now empty"
-            victim.hand += rs.tokens - 1
+            victim.hand += rs.tokens - self.losses(victim, a.region, 1)
             self._empty_region(a.region)
             self._vanish_if_gone(victim)
 

@@ -231,7 +231,9 @@ class Intimidating(WarcraftPower):
         rs.tokens -= 1
         if victim is not None and action.to:
             game.regions[action.to].tokens += 1
-        elif victim is None:
+        elif victim is not None:
+            victim.hand += 1 - game.losses(victim, action.region, 1)  # a Holy Light keeps the discarded token
+        else:
             game.lost_tribe_tray += 1  # "Murlocs are always discarded"
         if victim is not None and 0 < rs.tokens < victim.race.min_tokens_per_region() and \
                 len(game.regions_of(victim.name)) > 1:

@@ -116,6 +116,8 @@ class Goblins(WarcraftRace):
                               f"active race; region {rid} is not one.")
             if game.regions[rid].marker(pieces.BOMB):
                 return Reason("one-bomb-per-region", f"Region {rid} already holds a Bomb.")
+            if game.regions[rid].marker(pieces.WATCH_TOWER):  # "immune to all powers and conquest attempts"
+                return Reason("immune", f"Region {rid} holds a Watch Tower and is immune to all powers.")
         return None
 
     def apply_action(self, game, tribe, action):
@@ -131,7 +133,7 @@ class Goblins(WarcraftRace):
         held = set(game.regions_of(tribe.name))
         targets = [r for r in game.board.ids if held & game.board[r].adjacent and game.owner_tribe(r)
                    and game.owner_tribe(r).active and game.owner_tribe(r).owner != tribe.owner
-                   and not game.regions[r].marker(pieces.BOMB)]
+                   and not game.regions[r].marker(pieces.BOMB) and not game.regions[r].marker(pieces.WATCH_TOWER)]
         return [PlaceBombs(tuple(targets[:k])) for k in (1, 2) if len(targets) >= k]
 
 
