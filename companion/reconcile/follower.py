@@ -93,10 +93,13 @@ class Follower:
         self.alerts: dict[tuple, Alert] = {}
         self.accepted: dict[int, tuple] = {}  # region -> what the camera sees there, accepted by the table
         self.last_seen: View | None = None
+        self.before: View | None = None  # the sight before ``last_seen`` (what changed on the board)
         self.last_unknown: set[int] = set()  # regions of the last sight that could not be read
         self.question: Question | None = None
         self.unseen: dict[str, int] = {}
         self.redeploys: dict[str, int] = {}  # race -> index of its last redeployment in the history
+        # region -> what the game held there when the camera last read it so (see ``_unconfirmed``)
+        self.confirmed: dict[int, tuple] = {}
 
     # ------------------------------------------------------------------ inputs
     def observe(self, game: Game, observation) -> Outcome:
@@ -109,16 +112,19 @@ class Follower:
             unsure: set[int] = frozenset()) -> Outcome:
         """Reconcile a still view of the board with the game. Regions in ``hidden`` are not judged;
         those in ``unsure`` only confirm an explanation found elsewhere, or one that fits them exactly."""
-        self.last_seen = seen
+        if seen != self.last_seen:
+            self.before, self.last_seen = self.last_seen, seen
         seen = self._with_accepted(game, seen)
         hidden = set(hidden)
-        unsure = set(unsure) - _conquered_by_active(game, seen, unsure)
+        unsure = set(unsure) | self._unconfirmed(game, seen, hidden)
+        unsure -= _conquered_by_active(game, seen, {r for r in unsure if self._changed(r)})
         self.last_unknown = hidden | unsure
         if not differences(game, seen, hidden, self.unseen):
-            self.alerts.clear()
+            self.alerts = self._standing({}, hidden | unsure)
             self.question = None
             self._remember_unseen(game, _trusting(game, seen, unsure), [])
-            return Outcome(amend=self._amendments(game, seen, hidden | unsure))
+            self._confirm(game, seen, hidden, [])
+            return Outcome(alerts=list(self.alerts.values()), amend=self._amendments(game, seen, hidden | unsure))
         found = search(game, seen, hidden | unsure, self.hints, self.unseen)
         if len(found) > 1 and found[0].actions and not found[0].remaining:
             return self._ask(found)
@@ -135,9 +141,11 @@ class Follower:
         self._remember_unseen(best.game, _trusting(best.game, seen, unsure), best.remaining)
         # an alert stands while its region shows the same problem; raised once, however the counts
         # under a stack flicker from one sight to the next
-        alerts = {(d.region, a.code): a for d, a in classify(best.game, best.remaining, seen)}
+        alerts = self._standing({(d.region, a.code): a for d, a in classify(best.game, best.remaining, seen)},
+                                hidden | unsure)
         raised = [a for k, a in alerts.items() if k not in self.alerts]
         self.alerts = alerts
+        self._confirm(best.game, seen, hidden, best.remaining)
         amend = self._amendments(best.game, seen, hidden | unsure) if not best.remaining else []
         return Outcome(actions=best.actions, alerts=list(alerts.values()), raised=raised, amend=amend)
 
@@ -270,6 +278,36 @@ class Follower:
             out.append((index, action))
         return out
 
+    def _changed(self, region: int) -> bool:
+        """Whether the camera's reading of a region changed in the last sight (or was never taken)."""
+        return self.before is None or self.before.get(region) != self.last_seen.get(region)
+
+    def _standing(self, alerts: dict, unjudged: set[int]) -> dict:
+        """The new alerts, and the earlier ones on regions not judged in this sight (a hand over them,
+        an unsure reading): those stand until the camera reads the region again."""
+        kept = {k: a for k, a in self.alerts.items() if k[0] in unjudged and k not in alerts}
+        return {**alerts, **kept}
+
+    def _confirm(self, game: Game, seen: View, hidden: set[int], remaining) -> None:
+        """Remember the regions this sight reads as ``game`` has them."""
+        wrong = {d.region for d in remaining} | {d.region for d in differences(game, seen, hidden, self.unseen)}
+        want = expected_view(game)
+        for rid in seen:
+            if rid not in hidden and rid not in wrong:
+                self.confirmed[rid] = _content(want, rid)
+
+    def _unconfirmed(self, game: Game, seen: View, hidden: set[int]) -> set[int]:
+        """Regions that differ from the game but that the camera has never read as the game has them
+        since the game last changed them: a blind spot of this camera (a token the colour of the board
+        under it, a lamp's glare), not a move. They are unsure (see ``see``); a region the camera read
+        right before, and that no move of the game has changed, is trusted when it changes; so is one
+        that shows a race of the player whose turn it is (that player is moving those tokens)."""
+        want = expected_view(game)
+        playing = _playing_labels(game)
+        return {d.region for d in differences(game, seen, hidden, self.unseen)
+                if self.confirmed.get(d.region) != _content(want, d.region)
+                and not playing.intersection(seen.get(d.region, {}))}
+
     def _remember_unseen(self, game: Game, seen: View, remaining) -> None:
         """Tokens the camera does not see now may lie anywhere on their race's regions later."""
         if not remaining:
@@ -293,12 +331,22 @@ class Follower:
 def _conquered_by_active(game: Game, seen: View, regions: set[int]) -> set[int]:
     """Regions where the player whose turn it is shows a race of theirs that the game does not have
     there: a conquest, by far the likeliest change on the board, so trusted even when vision is
-    unsure (an illegal one must be flagged at once)."""
-    if not regions or game.finished or game.current_player < 0:
-        return set()
-    labels = {race_label(game, t.name) for t in game.tribes_of(game.turn.player)}
+    unsure (an illegal one must be flagged at once). ``regions``: the unsure ones whose reading just
+    changed (a misread that stood before the move is no conquest)."""
+    labels = _playing_labels(game) if regions else set()
     return {r for r in regions
             if any(label in labels and game.regions[r].race != label_race(label)[0] for label in seen.get(r, {}))}
+
+
+def _playing_labels(game: Game) -> set[str]:
+    """The labels of the races of the player whose turn it is."""
+    if game.finished or game.current_player < 0:
+        return set()
+    return {race_label(game, t.name) for t in game.tribes_of(game.turn.player)}
+
+
+def _content(view: View, region: int) -> tuple:
+    return tuple(sorted(view.get(region, {}).items()))
 
 
 def _trusting(game: Game, seen: View, unsure: set[int]) -> View:

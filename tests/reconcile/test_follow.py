@@ -121,6 +121,7 @@ def test_a_conversion_and_a_conquest_hidden_by_a_stack_are_asked_not_guessed():
 def test_the_table_can_accept_a_region_the_camera_misreads():
     g = act(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
     f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
     seen = expected_view(g)
     seen[10] = {"lost-tribe": 1, "elves": 1}  # a misread
     assert [a.code for a in f.see(g, seen).raised] == ["race-not-in-play"]
@@ -146,3 +147,16 @@ def test_a_hero_under_a_stack_is_placed_where_the_camera_cannot_see_it():
     seen[9] = {"ratmen": 1, "hero": 1}  # the other Hero lies under the big stack on region 4
     out = Follower().see(g, seen)
     assert [a.notation() for a in out.actions] == ["heroes 4 9"] and out.alerts == []
+
+
+def test_an_alert_stands_while_a_hand_hides_its_region():
+    g = act(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
+    seen = expected_view(g)
+    seen[4] = {"ratmen": 14}
+    assert [a.code for a in f.see(g, seen).raised] == ["count"]
+    out = f.see(g, seen, hidden={4})  # a hand over region 4: not judged, the alert stands
+    assert out.raised == [] and [a.code for a in out.alerts] == ["count"]
+    assert f.see(g, seen).raised == []  # seen again: still the same alert, not a new one
+    assert f.see(g, expected_view(g)).in_sync  # put right

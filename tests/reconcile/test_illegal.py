@@ -8,6 +8,7 @@ def flagged(g, region, labels, die=None):
     seen = expected_view(g)
     seen[region] = labels
     f = Follower()
+    assert f.see(g, expected_view(g)).in_sync  # the camera has followed the game so far
     if die is not None:
         f.die(g, die)
     out = f.see(g, seen)

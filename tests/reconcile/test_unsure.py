@@ -15,8 +15,9 @@ def observation(view, confidence=None):
 def test_a_low_confidence_misread_is_neither_acted_on_nor_flagged():
     g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
     seen = expected_view(g)
-    seen[3] = {"dragon": 1}  # the Lost Tribe token read as the Dragon
     f = Follower()
+    assert f.see(g, expected_view(g)).in_sync  # region 3 was read right before
+    seen[3] = {"dragon": 1}  # the Lost Tribe token read as the Dragon
     out = f.observe(g, observation(seen, {3: 0.05}))
     assert out.actions == [] and out.raised == [] and out.alerts == []
     out = f.observe(g, observation(seen, {3: 0.9}))
@@ -95,3 +96,29 @@ def test_tokens_a_stack_hides_go_to_a_region_the_camera_cannot_read():
     f.observe(g, observation(seen, {9: 0.05}))
     assert [a.notation() for a in f.redeployed(g).actions] == ["redeploy 4:3 9:8 10:1"]
 
+
+
+def test_a_region_never_read_right_is_a_blind_spot_not_an_alert():
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    seen = expected_view(g)
+    seen[3] = {}  # this camera never sees the Lost Tribe token on region 3 (its colour is the board's)
+    f = Follower()
+    out = f.observe(g, observation(seen, {3: 1.0}))
+    assert out.raised == [] and out.actions == [] and 3 in f.last_unknown
+    out = f.observe(g, observation(expected_view(g), {3: 1.0}))  # read right at last
+    seen = expected_view(g)
+    seen[3] = {}
+    out = f.observe(g, observation(seen, {3: 1.0}))  # now the token is gone: that is news
+    assert [a.code for a in out.raised] == ["board-differs"]
+
+
+def test_a_standing_misread_of_the_active_race_is_no_conquest():
+    g = game_with("alchemist ratmen")
+    seen = expected_view(g)
+    seen[20] = {"ratmen": 1}  # the Lost Tribe token there has always read as a Ratman
+    f = Follower()
+    assert f.observe(g, observation(seen, {20: 0.05})).raised == []
+    play(g, "pick ratmen")
+    seen[4] = {"ratmen": 2}  # the real conquest
+    out = f.observe(g, observation(seen, {20: 0.05}))
+    assert [a.notation() for a in out.actions] == ["conquer 4"] and out.alerts == []
