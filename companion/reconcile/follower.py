@@ -94,6 +94,7 @@ class Follower:
         self.accepted: dict[int, tuple] = {}  # region -> what the camera sees there, accepted by the table
         self.last_seen: View | None = None
         self.before: View | None = None  # the sight before ``last_seen`` (what changed on the board)
+        self.readings: View = {}  # region -> the camera's last reading of it not under a hand
         self.last_unknown: set[int] = set()  # regions of the last sight that could not be read
         self.question: Question | None = None
         self.unseen: dict[str, int] = {}
@@ -116,6 +117,8 @@ class Follower:
             self.before, self.last_seen = self.last_seen, seen
         seen = self._with_accepted(game, seen)
         hidden = set(hidden)
+        previous = dict(self.readings)
+        self.readings.update({rid: labels for rid, labels in seen.items() if rid not in hidden})
         unsure = set(unsure) | self._unconfirmed(game, seen, hidden)
         unsure -= _conquered_by_active(game, seen, {r for r in unsure if self._changed(r)})
         self.last_unknown = hidden | unsure
@@ -136,6 +139,8 @@ class Follower:
                 if len(more) > 1:
                     return self._ask([Explanation(best.actions + m.actions, m.game, []) for m in more])
                 best = Explanation(best.actions + more[0].actions, more[0].game, [])
+        if not best.remaining:
+            best = _unread_conquests(best, seen, previous, unsure - hidden)
         self.question = None
         self._used(best.actions, game)
         self._remember_unseen(best.game, _trusting(best.game, seen, unsure), best.remaining)
@@ -336,6 +341,26 @@ def _conquered_by_active(game: Game, seen: View, regions: set[int]) -> set[int]:
     labels = _playing_labels(game) if regions else set()
     return {r for r in regions
             if any(label in labels and game.regions[r].race != label_race(label)[0] for label in seen.get(r, {}))}
+
+
+def _unread_conquests(best: Explanation, seen: View, previous: View, unsure: set[int]) -> Explanation:
+    """Regions the camera cannot read whose reading just turned into more tokens, none of them what
+    the game has there, while the player at play conquers: the likeliest change is a conquest of it
+    (a lamp's glare on the region), taken when it is legal; a guess is never flagged."""
+    g, actions = best.game, list(best.actions)
+    if g.finished or g.current_player < 0 or g.phase != "conquest":
+        return best
+    for rid in sorted(unsure):
+        was, now = previous.get(rid), seen.get(rid, {})
+        if was is None or sum(now.values()) <= sum(was.values()) or set(now) == set(was):
+            continue
+        if any(label in now for label in expected_view(g)[rid] if label not in pieces.MARKERS_IN_BOX):
+            continue
+        if g.explain(Conquer(rid)) is None:
+            g = g.copy()
+            g.apply(Conquer(rid))
+            actions.append(Conquer(rid))
+    return best if g is best.game else Explanation(actions, g, [])
 
 
 def _playing_labels(game: Game) -> set[str]:

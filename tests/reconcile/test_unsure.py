@@ -122,3 +122,18 @@ def test_a_standing_misread_of_the_active_race_is_no_conquest():
     seen[4] = {"ratmen": 2}  # the real conquest
     out = f.observe(g, observation(seen, {20: 0.05}))
     assert [a.notation() for a in out.actions] == ["conquer 4"] and out.alerts == []
+
+
+def test_a_glared_region_that_turns_into_more_tokens_is_conquered_when_that_is_legal():
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    f = Follower()
+    seen = expected_view(g)
+    seen[3] = {"dragon": 1}  # under the lamp the Lost Tribe token reads as anything
+    assert f.observe(g, observation(seen, {3: 0.05})).actions == []
+    seen[3] = {"halflings-decline": 2}  # more tokens, none of them the Lost Tribe's: the Ratmen came
+    out = f.observe(g, observation(seen, {3: 0.05}))
+    assert [a.notation() for a in out.actions] == ["conquer 3"] and out.raised == []
+    play(g, "conquer 3")
+    seen[20] = {"hero": 3}  # not adjacent: a conquest there is illegal, so it is no guess (and no alert)
+    out = f.observe(g, observation(seen, {3: 0.05, 20: 0.05}))
+    assert out.actions == [] and out.raised == []
