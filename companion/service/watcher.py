@@ -50,6 +50,15 @@ def sight(observation) -> tuple:
                         for rid, view in observation.regions.items()))
 
 
+def _quiet_opencv() -> None:
+    """OpenCV's own warnings off (each retry of an unplugged webcam printed two): the watcher says it once."""
+    import cv2
+    try:
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    except AttributeError:  # an OpenCV built without its logging module
+        pass
+
+
 def one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
@@ -91,6 +100,7 @@ class Watcher:
 
     # ---------------------------------------------------------------- the thread
     def _run(self) -> None:
+        _quiet_opencv()
         while not self._stop.is_set():
             try:
                 source = self._open()

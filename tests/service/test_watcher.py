@@ -126,3 +126,11 @@ def test_the_controls_locked_at_calibration_are_for_the_camera_they_were_locked_
     data = json.loads((saved_folder / "camera.json").read_text())
     assert watcher.recorded_controls(saved, "simulated:2p:3") == data["controls"] != {}
     assert watcher.recorded_controls(saved, "picamera") == {}
+
+
+def test_the_demo_does_not_watch_the_real_camera(tmp_path, saved_folder):
+    service = Service(camera_config(tmp_path, saved_folder, source="picamera"), hardware=False, camera=False).start()
+    try:
+        assert service.saved_calibration is not None and service.watcher is None and service.camera_note == ""
+    finally:
+        service.close()
