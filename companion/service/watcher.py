@@ -128,11 +128,17 @@ class Watcher:
         source = open_source(self.spec)
         controls = recorded_controls(self.saved, self.spec)
         if controls:
-            applied = source.apply(controls)
+            try:
+                applied = source.apply(controls)
+            except Exception as exc:  # noqa: BLE001 - the camera still gives frames, with its own settings
+                applied, why = {}, f": {one_line(exc)}"
+            else:
+                why = ""
             if applied:
                 log.info("camera %s: the calibration's settings applied (%s)", self.spec, ", ".join(sorted(applied)))
             else:
-                log.info("camera %s: the calibration's settings (camera.json) could not be applied to it", self.spec)
+                log.info("camera %s: the calibration's settings (camera.json) could not be applied to it%s",
+                         self.spec, why)
         return source
 
     def _watch(self, source) -> None:
