@@ -46,6 +46,10 @@ class FrameSource:
     def close(self) -> None:
         pass
 
+    def apply(self, controls: dict) -> dict:
+        """Set camera controls saved by ``lock`` at calibration; the ones the source took (none here)."""
+        return {}
+
     def __enter__(self):
         return self
 
@@ -67,6 +71,12 @@ class ImageFiles(FrameSource):
     def __iter__(self):
         for i, p in enumerate(self.paths):
             yield Frame(read_image(p), i * self.interval, str(p))
+
+
+# The settings ``OpenCVCapture.lock`` records, by name (V4L2 through OpenCV).
+_CAPTURE_PROPS = {"auto_exposure": cv2.CAP_PROP_AUTO_EXPOSURE, "auto_wb": cv2.CAP_PROP_AUTO_WB,
+                  "autofocus": cv2.CAP_PROP_AUTOFOCUS, "exposure": cv2.CAP_PROP_EXPOSURE,
+                  "wb_temperature": cv2.CAP_PROP_WB_TEMPERATURE, "focus": cv2.CAP_PROP_FOCUS}
 
 
 class OpenCVCapture(FrameSource):
@@ -96,6 +106,15 @@ class OpenCVCapture(FrameSource):
         for k, p in props.items():
             if now[k] and self.cap.set(p, now[k]):
                 out[k] = now[k]
+        return out
+
+    def apply(self, controls: dict) -> dict:
+        """Set again the settings ``lock`` returned (at calibration); the ones the device accepted."""
+        out = {}
+        for name, prop in _CAPTURE_PROPS.items():  # the automatic modes off first, then the values
+            value = controls.get(name)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and self.cap.set(prop, value):
+                out[name] = value
         return out
 
     def __iter__(self):
@@ -138,6 +157,15 @@ class PiCamera(FrameSource):
             controls["LensPosition"] = meta["LensPosition"]
         self.cam.set_controls(controls)
         return {k: list(v) if isinstance(v, tuple) else v for k, v in controls.items()}
+
+    def apply(self, controls: dict) -> dict:
+        """Set again the controls ``lock`` returned (at calibration; JSON lists back to tuples); those
+        this camera has."""
+        known = getattr(self.cam, "camera_controls", None) or {}
+        chosen = {k: tuple(v) if isinstance(v, list) else v for k, v in controls.items() if k in known}
+        if chosen:
+            self.cam.set_controls(chosen)
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in chosen.items()}
 
     def __iter__(self):
         while True:

@@ -54,7 +54,7 @@ def run(args) -> int:
         tmp = tempfile.TemporaryDirectory(prefix="companion-demo-")
         config = dataclasses.replace(config, service=dataclasses.replace(config.service, data_dir=tmp.name))
     config = dataclasses.replace(config, demo=demo)
-    server = serve.start_server(config)
+    server = serve.start_server(config, camera=False)  # its simulated camera is the demo's own
     from ..service.demo import DemoDriver
     players = demo.players or board.players
     notes = [server.service.calibration_note]

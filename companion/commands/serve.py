@@ -37,12 +37,13 @@ def load_config(args):
     return config
 
 
-def start_server(config):
+def start_server(config, *, camera: bool = True):
+    """The server with its service started; ``camera=False``: the real camera is not watched (the demo)."""
     from ..service.server import Server
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "task queue depth" chatter with many streams
     try:
-        server = Server(config)
+        server = Server(config, camera=camera)
     except OSError as exc:
         raise UserError(str(exc)) from None
     server.start_service()
@@ -58,6 +59,7 @@ def run(args) -> int:
           f"{server.service.table_code_file}", flush=True)
     if server.service.calibration_note:
         print(f"companion: {server.service.calibration_note}", flush=True)
+    print(f"companion: {server.service.camera_note}", flush=True)
     print("companion: Ctrl-C stops it", flush=True)
     server.run()
     return 0

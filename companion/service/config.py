@@ -73,6 +73,7 @@ class CameraSettings:
     source: str = "simulated:{map}:3"
     calibration_dir: str = ""  # "" = DATA_DIR/calibration: where /calibrate saves, what the service loads
     load_calibration: bool = False  # at start, load the saved calibration for vision (one line if it cannot)
+    retry_s: float = 5.0  # companion serve: seconds before opening the watched camera again after it failed or ended
 
     def calibration_path(self, data_path: Path) -> Path:
         return Path(os.path.expanduser(self.calibration_dir)) if self.calibration_dir else data_path / "calibration"
@@ -92,6 +93,7 @@ _HARDWARE_TABLES = ("gpio", "scoring_box")
 _RANGES = {
     ("service", "port"): (0, 65535), ("service", "threads"): (4, 256), ("service", "keepalive_s"): (1.0, 300.0),
     ("demo", "players"): (0, 5), ("demo", "pace_s"): (0.0, 60.0), ("demo", "restart_s"): (0.0, 3600.0),
+    ("camera", "retry_s"): (0.01, 600.0),
 }
 
 

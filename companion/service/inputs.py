@@ -2,7 +2,7 @@
 
 Every input names where it came from (``source``: "web", "table", "demo", "camera", "panel",
 "scoring-box"). A web input from a phone names its ``seat``; ``seat=None`` is the table itself
-(the shared screen, the demo driver, later the camera's reconciliation).
+(the shared screen, the demo driver, the camera's reconciliation).
 """
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 class Service:
     """Everything but the web server: ``start()``, then ``create_app(service)``, then ``close()``."""
 
-    def __init__(self, config: Config, *, hardware: bool = True):
+    def __init__(self, config: Config, *, hardware: bool = True, camera: bool = True):
         self.config = config
         self.data = config.service.data_path
         self.store = Store(self.data / "companion.sqlite3")
@@ -32,6 +32,11 @@ class Service:
         self.hardware = None
         # The saved calibration ([camera] load_calibration), and the one line the commands print about it.
         self.saved_calibration, self.calibration_note = calibrated.load(config)
+        # The real camera, watched for the game when a calibration is loaded (``camera=False``: the demo,
+        # whose simulated camera is its own); ``camera_note`` says in one line whether it is watched.
+        self._watch_camera = camera
+        self.watcher = None
+        self.camera_note = ""
 
     @property
     def table_code_file(self):
@@ -54,6 +59,12 @@ class Service:
             self.hardware = TableHardware.start(self.config.hardware, self.owner.hardware_submit)
             self.owner.listeners.append(self._show)
             self._show(self.owner.published)
+        if self._watch_camera:
+            from .watcher import Watcher, plan
+            spec, self.camera_note = plan(self.config, self.saved_calibration)
+            if spec is not None:
+                self.watcher = Watcher(self.owner, self.saved_calibration, spec,
+                                       retry_s=self.config.camera.retry_s).start()
         return self
 
     def _show(self, published: Published) -> None:
@@ -61,6 +72,8 @@ class Service:
             self.hardware.show(table_display(published))
 
     def close(self) -> None:
+        if self.watcher is not None:
+            self.watcher.stop()
         self.hub.close()
         self.owner.stop()
         if self.hardware is not None:

@@ -26,12 +26,12 @@ def lan_address() -> str | None:
 class Server:
     """The service and its waitress server; ``run()`` blocks until ``stop()`` or a signal."""
 
-    def __init__(self, config: Config, *, hardware: bool = True):
+    def __init__(self, config: Config, *, hardware: bool = True, camera: bool = True):
         from waitress.server import create_server
 
         from .web import create_app
         self.config = config
-        self.service = Service(config, hardware=hardware)
+        self.service = Service(config, hardware=hardware, camera=camera)
         self.app = create_app(self.service)
         s = config.service
         try:

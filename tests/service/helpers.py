@@ -5,7 +5,7 @@ import dataclasses
 import json
 import re
 
-from companion.service.config import Config, ServiceSettings
+from companion.service.config import CameraSettings, Config, ServiceSettings
 from companion.service.inputs import NewGame, Play
 from companion.service.runtime import Service
 from companion.shuffle import seeded_setup
@@ -17,6 +17,13 @@ def make_service(tmp_path, **service) -> Service:
     settings = ServiceSettings(data_dir=str(tmp_path), table_code=TABLE_CODE, keepalive_s=1.0, die_seed=42,
                                **service)
     return Service(Config(service=settings), hardware=False).start()
+
+
+def camera_config(tmp_path, folder=None, load=True, source="simulated:{map}:3", **camera) -> Config:
+    """A configuration with its store in tmp_path/data and a [camera] table (calibration in ``folder``)."""
+    return Config(service=ServiceSettings(data_dir=str(tmp_path / "data"), table_code=TABLE_CODE),
+                  camera=CameraSettings(source=source, calibration_dir=str(folder or ""), load_calibration=load,
+                                        **camera))
 
 
 def new_game(service: Service, map_name="2p", players=2, seed=3):

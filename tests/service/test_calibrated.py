@@ -1,29 +1,14 @@
 """The service loads the saved calibration when configured, and says in one line when it cannot."""
 import argparse
-import shutil
 
 import numpy as np
-import pytest
 
 from companion.commands import serve
 from companion.service import calibrated
 from companion.service.camera_demo import Camera, usable_in_demo
-from companion.service.config import CameraSettings, Config, ServiceSettings
 from companion.service.runtime import Service
 
-from .helpers import Browser, TABLE_CODE
-
-
-def config(tmp_path, folder=None, load=True, source="simulated:{map}:3"):
-    return Config(service=ServiceSettings(data_dir=str(tmp_path / "data"), table_code=TABLE_CODE),
-                  camera=CameraSettings(source=source, calibration_dir=str(folder or ""), load_calibration=load))
-
-
-@pytest.fixture
-def saved_folder(calibrated, tmp_path):
-    copy = tmp_path / "saved"
-    shutil.copytree(calibrated[0].path, copy)
-    return copy
+from .helpers import Browser, TABLE_CODE, camera_config as config
 
 
 def test_not_configured_nothing_is_loaded_or_said(tmp_path):
@@ -65,10 +50,13 @@ def test_serve_says_how_loading_went(saved_folder, tmp_path, capsys, monkeypatch
     out = capsys.readouterr().out.splitlines()
     assert f"companion: camera: no saved calibration in {tmp_path / 'elsewhere'}: open /calibrate on the " \
            "dashboard (or run python -m calibration)" in out
+    assert "companion: camera: not watched: no usable calibration (see the line above)" in out
     cfg.write_text(cfg.read_text().replace(str(tmp_path / "elsewhere"), str(saved_folder)))
     assert serve.run(args) == 0
-    assert f"companion: camera: calibration loaded from {saved_folder} (map 2p, 23 regions, 6 token kinds)" \
-        in capsys.readouterr().out.splitlines()
+    out = capsys.readouterr().out.splitlines()
+    assert f"companion: camera: calibration loaded from {saved_folder} (map 2p, 23 regions, 6 token kinds)" in out
+    assert ("companion: camera: not watched: [camera] source is the simulated table ('simulated:2p:3'); "
+            "set picamera, camera:N or a folder of frames") in out
 
 
 def test_the_demo_camera_reads_through_the_saved_calibration(saved_folder, tmp_path):

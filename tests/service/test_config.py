@@ -47,6 +47,7 @@ def test_port_from_the_environment(tmp_path):
     ("[camera]\nload_calibration = 'yes'\n", "[camera] load_calibration: expected bool"),
     ("[camera]\ncalibration_dir = 3\n", "[camera] calibration_dir: expected str"),
     ("[camera]\ncalibraton_dir = '/x'\n", "[camera] calibraton_dir: unknown key"),
+    ("[camera]\nretry_s = 0\n", "[camera] retry_s: expected 0.01-600.0"),
     ("not toml [", "not valid TOML"),
 ])
 def test_bad_settings_are_refused_naming_the_key(tmp_path, text, key):
@@ -87,8 +88,9 @@ def test_camera_table(tmp_path):
 source = "picamera"
 calibration_dir = "{tmp_path / 'cal'}"
 load_calibration = true
+retry_s = 2
 """), env={})
-    assert cfg.camera.source == "picamera" and cfg.camera.load_calibration
+    assert cfg.camera.source == "picamera" and cfg.camera.load_calibration and cfg.camera.retry_s == 2.0
     assert cfg.camera.calibration_path(tmp_path / "data") == tmp_path / "cal"
     for good in ("simulated", "simulated:4p", "simulated:{map}:7:hard", "camera:0", "/videos/table.mp4"):
         assert C.camera_source_problem(good) is None, good

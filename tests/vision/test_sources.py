@@ -41,3 +41,16 @@ def test_synthetic_source_keeps_truth(clean_session, geometry2p):
     src = Synthetic(clean_session, [random_state(geometry2p, np.random.default_rng(1))])
     frames = list(src)
     assert len(frames) == 1 and len(src.truths) == 1 and frames[0].image.shape == (720, 1280, 3)
+
+
+def test_settings_locked_at_calibration_are_applied_where_the_source_takes_them(tmp_path):
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (32, 24))
+    for v in (10, 20):
+        writer.write(np.full((24, 32, 3), v, np.uint8))
+    writer.release()
+    locked = {"auto_exposure": 1, "auto_wb": 0, "exposure": 120.0, "AeEnable": False, "ColourGains": [1.5, 1.2]}
+    with open_source(str(path)) as video:
+        assert video.apply(locked) == {}  # a video file takes no camera settings
+        assert len(list(video)) == 2
+    assert open_source(str(tmp_path)).apply(locked) == {}  # nor a folder of images
