@@ -165,7 +165,8 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
                     out.append((Roll(die), True))
                 elif die is not None:
                     out.append((Attempt(r), True))
-            if d.label == name and d.missing and g.regions[r].race == name and r not in _seen_race(seen, name):
+            if d.label == name and d.missing and g.regions[r].race == name and r not in _seen_race(seen, name) \
+                    and not _occupied(seen, r):  # an abandoned region is left empty, not to another race
                 out.append((Abandon(r), False))
             if d.label == name + "-decline" and g.regions[r].race == name:
                 out.append((Decline(), False))
@@ -192,6 +193,11 @@ def active_moved(g: Game, me: int, diffs: list[Difference]) -> bool:
     """Whether the active race of the player shows a change: the Ghouls' conquests are then over."""
     active = g.active_tribe(me)
     return active is not None and any(d.label == active.name for d in diffs)
+
+
+def _occupied(seen: View, region: int) -> bool:
+    """Whether the camera sees race or Lost Tribe tokens on a region."""
+    return any(label not in pieces.MARKERS_IN_BOX for label in seen.get(region, {}))
 
 
 def _seen_race(seen: View, race: str) -> set[int]:

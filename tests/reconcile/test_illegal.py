@@ -114,3 +114,10 @@ def test_a_standing_alert_is_raised_once_while_the_counts_under_a_stack_flicker(
     seen[20] = {"ratmen": 3}  # the same tokens, one more seen this time
     out = f.see(g, seen)
     assert out.raised == [] and [a.code for a in out.alerts] == ["not-adjacent"]
+
+
+def test_another_race_on_a_region_of_the_active_one_is_no_abandonment():
+    g = play(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "redeploy 4:12", "end",
+             "pick humans", "redeploy -", "end")
+    alert = flagged(g, 4, {"humans": 1})  # Ben's Humans push onto Ann's region during her turn
+    assert alert.code == "not-your-race" and alert.player == "Ben"
