@@ -344,18 +344,21 @@ def _conquered_by_active(game: Game, seen: View, regions: set[int]) -> set[int]:
 
 
 def _unread_conquests(best: Explanation, seen: View, previous: View, unsure: set[int]) -> Explanation:
-    """Regions the camera cannot read whose reading just turned into more tokens, none of them what
-    the game has there, while the player at play conquers: the likeliest change is a conquest of it
-    (a lamp's glare on the region), taken when it is legal; a guess is never flagged."""
+    """Regions the camera cannot read whose reading just turned into more tokens, all of other
+    kinds than it read before and than the game has there, while the player at play conquers: the
+    likeliest change is a conquest of it (a lamp's glare on the region), taken when it is legal; a
+    guess is never flagged."""
     g, actions = best.game, list(best.actions)
     if g.finished or g.current_player < 0 or g.phase != "conquest":
         return best
+    want = expected_view(g)
     for rid in sorted(unsure):
         was, now = previous.get(rid), seen.get(rid, {})
-        if was is None or sum(now.values()) <= sum(was.values()) or set(now) == set(was):
+        if was is None or sum(now.values()) <= sum(was.values()):
             continue
-        if any(label in now for label in expected_view(g)[rid] if label not in pieces.MARKERS_IN_BOX):
-            continue
+        stays = {label for label in want[rid] if label in pieces.MARKERS_IN_BOX}  # a Mountain stays
+        if (set(now) & set(was)) - stays or any(label in now for label in want[rid] if label not in stays):
+            continue  # a conquest takes away all that was seen there
         if g.explain(Conquer(rid)) is None:
             g = g.copy()
             g.apply(Conquer(rid))

@@ -137,3 +137,13 @@ def test_a_glared_region_that_turns_into_more_tokens_is_conquered_when_that_is_l
     seen[20] = {"hero": 3}  # not adjacent: a conquest there is illegal, so it is no guess (and no alert)
     out = f.observe(g, observation(seen, {3: 0.05, 20: 0.05}))
     assert out.actions == [] and out.raised == []
+
+
+def test_a_glared_region_that_flickers_is_no_conquest():
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    f = Follower()
+    seen = expected_view(g)
+    seen[3] = {"dragon": 1}
+    f.observe(g, observation(seen, {3: 0.05}))
+    seen[3] = {"dragon": 1, "hero": 1}  # one more reading of the same glare, not a new occupant
+    assert f.observe(g, observation(seen, {3: 0.05})).actions == []
