@@ -270,8 +270,11 @@ def resettlement(g: Game, tribe, seen: View, unknown: set[int] = frozenset()) ->
         return None
     adds = {r: max(0, seen.get(r, {}).get(label, 0) - g.regions[r].tokens) for r in held}
     spare = tribe.hand - sum(adds.values())
-    if spare < 0:
-        return None
+    if spare < 0:  # more seen than the hand holds: the hand where most were seen; the rest is a count to flag
+        left = tribe.hand
+        for r in sorted(held, key=lambda r: (-adds[r], r)):
+            adds[r], left = min(adds[r], left), left - min(adds[r], left)
+        spare = 0
     if spare:
         biggest = max(held, key=lambda r: (r in unknown, g.regions[r].tokens + adds[r], -r))
         adds[biggest] += spare

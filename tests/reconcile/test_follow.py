@@ -160,3 +160,18 @@ def test_an_alert_stands_while_a_hand_hides_its_region():
     assert out.raised == [] and [a.code for a in out.alerts] == ["count"]
     assert f.see(g, seen).raised == []  # seen again: still the same alert, not a new one
     assert f.see(g, expected_view(g)).in_sync  # put right
+
+
+def test_a_resettlement_seen_with_more_tokens_than_the_hand_is_taken_and_the_count_flagged():
+    g = act(game_with("alchemist ratmen", "commando humans"), "pick ratmen", "conquer 4", "conquer 9",
+            "redeploy 4:3 9:9", "end", "pick humans")
+    g.tribes["humans"].hand = 10
+    act(g, "conquer 4", "redeploy 4:10", "end")
+    assert g.phase == "resettlement" and g.tribes["ratmen"].hand == 2
+    seen = expected_view(g)
+    seen[9] = {"ratmen": 12}  # one more than the 9 + 2 there can be (a token of another stack counted twice)
+    assert resettlement(g, g.tribes["ratmen"], seen).notation() == "resettle ratmen 9:2"
+    f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
+    out = f.see(g, seen)
+    assert [a.notation() for a in out.actions] == ["resettle ratmen 9:2"] and [a.code for a in out.raised] == ["count"]
