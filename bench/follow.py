@@ -3,6 +3,11 @@ hand between still boards, the hard tier's light and blur), through stillness, o
 reconciliation; illegal conquests injected along the way. Prints JSON.
 
     python bench/follow.py [--games4 20] [--games5 10] [--tier hard] [--size 1920x1080] [--workers 2]
+                           [--table-reacts]
+
+With --table-reacts the simulated table answers each alert as players would: when the game went
+wrong they undo to the mistake and enter the moves by hand, when the camera misread a region they
+tell it so; the actions entered by hand are not counted as inferred.
 """
 from __future__ import annotations
 
@@ -56,7 +61,7 @@ def geometry(map_name):
 
 
 def one_game(job):
-    map_name, seed, tier, size, inject_rate = job
+    map_name, seed, tier, size, inject_rate, reacts = job
     cv2.setNumThreads(1)
     settings = Settings()
     realism = TIERS[tier]
@@ -146,11 +151,12 @@ def one_game(job):
                 latency.append((time.perf_counter() - pending.pop("t0")) * 1000)
             return out
 
-    run = follow(truth, seen_of, Timed(), before_sight=inject)
+    run = follow(truth, seen_of, Timed(), before_sight=inject, table_reacts=reacts)
     t_actions = Counter(a.notation() for a in truth.history)
     o_actions = Counter(a.notation() for a in run.ours.history)
     return {"map": map_name, "seed": seed, "actions": sum(t_actions.values()),
-            "inferred": sum((t_actions & o_actions).values()), "exact": run.ours.fingerprint() == truth.fingerprint(),
+            "inferred": max(0, sum((t_actions & o_actions).values()) - run.entered),
+            "corrections": run.corrections, "entered": run.entered, "accepted": run.accepted, "exact": run.ours.fingerprint() == truth.fingerprint(),
             "false_alerts": len([a for a in run.alerts]), "questions": run.questions,
             "latency_ms": latency, "observe_ms": observe_ms, "injected": dict(injected), "flagged": dict(flagged),
             "misflagged": wrong[:5], "lamp_moved": moved, "amended": run.amended, "missed": sorted((t_actions - o_actions).elements()),
@@ -165,17 +171,20 @@ def main() -> None:
     parser.add_argument("--size", default="1920x1080", help="frame size, WxH (default 1920x1080, as bench/vision.py)")
     parser.add_argument("--inject", type=float, default=0.08, help="chance of an injected illegal conquest per sight")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--table-reacts", action="store_true",
+                        help="the table answers each alert: corrects the game by hand, or tells the camera it misread")
     args = parser.parse_args()
     w, h = (int(x) for x in args.size.split("x"))
-    jobs = [("4p", s, args.tier, (w, h), args.inject) for s in range(args.games4)]
-    jobs += [("5p", 100 + s, args.tier, (w, h), args.inject) for s in range(args.games5)]
+    jobs = [("4p", s, args.tier, (w, h), args.inject, args.table_reacts) for s in range(args.games4)]
+    jobs += [("5p", 100 + s, args.tier, (w, h), args.inject, args.table_reacts) for s in range(args.games5)]
     start = time.time()
     results = []
     with Pool(args.workers) as pool:
         for r in pool.imap_unordered(one_game, jobs, chunksize=1):
             results.append(r)  # progress, one line a game, so a cut-short run still tells something
             print(json.dumps({k: r[k] for k in ("map", "seed", "actions", "inferred", "false_alerts", "questions",
-                                                 "amended", "injected", "flagged")}), file=sys.stderr, flush=True)
+                                                 "amended", "corrections", "accepted", "injected", "flagged")}),
+                  file=sys.stderr, flush=True)
     lat = sorted(x for r in results for x in r["latency_ms"])
     obs = sorted(x for r in results for x in r["observe_ms"])
     injected, flagged = Counter(), Counter()
@@ -184,12 +193,15 @@ def main() -> None:
         flagged.update(r["flagged"])
     actions = sum(r["actions"] for r in results)
     print(json.dumps({
-        "games": len(results), "tier": args.tier, "frame_size": args.size,
+        "games": len(results), "tier": args.tier, "frame_size": args.size, "table_reacts": args.table_reacts,
         "actions": actions,
         "actions_inferred_share": round(sum(r["inferred"] for r in results) / actions, 4),
         "games_exact": sum(r["exact"] for r in results),
         "false_alerts_per_game": round(statistics.mean(r["false_alerts"] for r in results), 2),
         "questions_per_game": round(statistics.mean(r["questions"] for r in results), 2),
+        "corrections_per_game": round(statistics.mean(r["corrections"] for r in results), 2),
+        "entered_by_hand_per_game": round(statistics.mean(r["entered"] for r in results), 2),
+        "accepted_per_game": round(statistics.mean(r["accepted"] for r in results), 2),
         "injected": sum(injected.values()),
         "injected_flagged_share": round(sum(flagged.values()) / max(1, sum(injected.values())), 4),
         "injected_by_reason": {k: f"{flagged[k]}/{injected[k]}" for k in sorted(injected)},

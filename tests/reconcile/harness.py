@@ -16,6 +16,19 @@ class Run:
     alerts: list = field(default_factory=list)
     questions: int = 0
     amended: int = 0
+    corrections: int = 0  # times the table put the game right by hand after an alert (``table_reacts``)
+    entered: int = 0  # actions the table entered by hand then (undone and played again on the dashboard)
+    accepted: int = 0  # regions the table told the camera to read as the game has them
+
+
+def _entered_by_hand(ours: Game, live: Game) -> int:
+    """The actions a table enters by hand to put ``ours`` right: all of ``live`` after the two part."""
+    same = 0
+    for a, b in zip(ours.history, live.history):
+        if a.notation() != b.notation():
+            break
+        same += 1
+    return len(live.history) - same
 
 
 def invisible(before, after, action) -> bool:
@@ -23,10 +36,14 @@ def invisible(before, after, action) -> bool:
     return before == after and not isinstance(action, (Roll, Attempt, EndTurn, Redeploy, Resettle))
 
 
-def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None, before_sight=None) -> Run:
+def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None, before_sight=None,
+           table_reacts: bool = False) -> Run:
     """Replay ``truth`` through the follower; ``seen_of(game)`` is what the camera reports of a board
     (a view, or a vision ``Observation``).
-    ``before_sight(ours, follower)`` runs before each sight (a benchmark injects illegal moves there)."""
+    ``before_sight(ours, follower)`` runs before each sight (a benchmark injects illegal moves there).
+    ``table_reacts``: the table answers an alert as players would: if the game went wrong, they undo
+    to where it did and enter the moves by hand (the follower resynchronises); if the game is right,
+    the camera misread the region and they tell it so (``accept``)."""
     live, ours = Game(truth.setup), Game(truth.setup)
     f = follower or Follower()
     run = Run(truth, ours)
@@ -58,7 +75,18 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
             ours.replace(index, a)
         run.amended += len(out.amend)
         run.alerts += out.raised
-        if out.question:
+        if table_reacts and out.raised:
+            if ours.fingerprint() != live.fingerprint():
+                run.corrections += 1
+                run.entered += _entered_by_hand(ours, live)
+                ours = run.ours = live.copy()
+                f.resync()
+            else:
+                for alert in out.raised:
+                    if alert.region is not None:
+                        f.accept(ours, alert.region)
+                        run.accepted += 1
+        elif out.question:
             run.questions += 1
             upcoming = truth.history[len(ours.history):]
             choice = next((k for k, o in enumerate(out.question.options) if list(o) == upcoming[:len(o)]), 0)

@@ -3,6 +3,7 @@ import pytest
 
 from companion.reconcile import Follower, differences, expected_view
 from companion.reconcile.explain import resettlement
+from companion.rules.actions import Conquer
 from companion.shuffle import seeded_setup
 from companion.simulate import play
 
@@ -175,3 +176,24 @@ def test_a_resettlement_seen_with_more_tokens_than_the_hand_is_taken_and_the_cou
     assert f.see(g, expected_view(g)).in_sync
     out = f.see(g, seen)
     assert [a.notation() for a in out.actions] == ["resettle ratmen 9:2"] and [a.code for a in out.raised] == ["count"]
+
+
+def test_a_table_that_answers_alerts_puts_the_game_back_on_track():
+    truth = play(seeded_setup("3p", 3, 4), 4)
+    conquered = [a.region for a in truth.history if isinstance(a, Conquer)]
+    blind, sights = conquered[3], [0]
+
+    def seen_of(live):  # for a few sights the camera cannot see the tokens on one conquered region
+        sights[0] += 1
+        seen = expected_view(live)
+        if 4 <= sights[0] <= 12:
+            seen[blind] = {}
+        return seen
+
+    ignored = follow(truth, seen_of)
+    sights[0] = 0
+    answered = follow(truth, seen_of, table_reacts=True)
+    assert ignored.ours.fingerprint() != truth.fingerprint()
+    assert answered.corrections >= 1 and answered.entered >= 1
+    assert answered.ours.fingerprint() == truth.fingerprint()
+    assert len(answered.alerts) < len(ignored.alerts)
