@@ -211,6 +211,7 @@ def main() -> None:
         "lamp_moved": sum(r["lamp_moved"] for r in results),
         "amended_per_game": round(statistics.mean(r["amended"] for r in results), 2),
         "misflagged_examples": [m for r in results for m in r["misflagged"]][:5],
+        "missed_by_kind": dict(Counter(a.split()[0] for r in results for a in r["missed"])),
         "seconds": round(time.time() - start),
     }, indent=1))
 
