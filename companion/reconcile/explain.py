@@ -44,11 +44,12 @@ def search(game: Game, seen: View, skip: set[int], hints: Hints,
 
     def score(e: Explanation):
         # fewest differences left, where ending a turn the table did not end counts as one (a single
-        # misread must not move the game on by a turn), and on equal terms the fewest turns ended;
-        # then the closest count (a stack may hide tokens, but an exact match is likelier); then the
-        # fewest actions
+        # misread must not move the game on by a turn), and so does ending the conquests of a turn
+        # that goes on (a Hero seen where the game has none must not stop a player's conquests);
+        # on equal terms the fewest turns ended; then the closest count (a stack may hide tokens,
+        # but an exact match is likelier); then the fewest actions
         turns = sum(isinstance(a, EndTurn) for a in e.actions)
-        return (len(e.remaining) + turns, turns, slack(e.game), len(e.actions))
+        return (len(e.remaining) + turns + _conquests_ended(e.actions, hints), turns, slack(e.game), len(e.actions))
 
     def slack(g: Game) -> int:
         """How far the counts are from the sight: tokens under stacks, and tokens seen beyond the
@@ -94,6 +95,14 @@ def search(game: Game, seen: View, skip: set[int], hints: Hints,
         best += [e for e in exact if e not in best and _interchangeable(e.actions, best[0].actions, seen)
                  and not any(b.game.fingerprint() == e.game.fingerprint() for b in best)]
     return best
+
+
+def _conquests_ended(actions: list[Action], hints: Hints) -> int:
+    """1 when the actions redeploy troops with no end of the turn after it, unasked by the table."""
+    if hints.end_turn:
+        return 0
+    last = max((k for k, a in enumerate(actions) if isinstance(a, Redeploy)), default=None)
+    return int(last is not None and not any(isinstance(a, EndTurn) for a in actions[last:]))
 
 
 def _interchangeable(a: list[Action], b: list[Action], seen: View) -> bool:

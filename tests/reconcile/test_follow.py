@@ -197,3 +197,15 @@ def test_a_table_that_answers_alerts_puts_the_game_back_on_track():
     assert answered.corrections >= 1 and answered.entered >= 1
     assert answered.ours.fingerprint() == truth.fingerprint()
     assert len(answered.alerts) < len(ignored.alerts)
+
+
+def test_a_hero_seen_during_the_conquests_does_not_end_them():
+    g = act(game_with("heroic ratmen"), "pick ratmen", "conquer 4")
+    f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
+    seen = expected_view(g)
+    seen[4] = {**seen[4], "hero": 1}  # a Hero the camera sees that the game does not place yet
+    out = f.see(g, seen)
+    assert out.actions == [] and [a.code for a in out.raised] == ["board-differs"]
+    seen[9] = {"ratmen": 2}  # the conquests go on
+    assert [a.notation() for a in f.see(g, seen).actions] == ["conquer 9"]
