@@ -205,6 +205,7 @@ class Follower:
             return Outcome(alerts=list(self.alerts.values()), note="nothing to confirm now")
         self._used(first.actions + steps, game)
         self._remember_unseen(g, seen, [])
+        self._confirm(g, seen, self.last_unknown, [])  # the redeployment as seen: read right
         return Outcome(actions=first.actions + steps, alerts=first.alerts, raised=first.raised)
 
     def redeployed(self, game: Game) -> Outcome:
@@ -219,6 +220,7 @@ class Follower:
         g = game.copy()
         g.apply(action)
         self._remember_unseen(g, seen, [])
+        self._confirm(g, seen, self.last_unknown, [])
         return self._do(game, [action])
 
     def answer(self, game: Game, option: int) -> Outcome:

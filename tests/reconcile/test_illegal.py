@@ -121,3 +121,17 @@ def test_another_race_on_a_region_of_the_active_one_is_no_abandonment():
              "pick humans", "redeploy -", "end")
     alert = flagged(g, 4, {"humans": 1})  # Ben's Humans push onto Ann's region during her turn
     assert alert.code == "not-your-race" and alert.player == "Ben"
+
+
+def test_a_region_redeployed_at_the_end_of_a_turn_is_judged_at_the_next_sight():
+    g = play(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4")
+    f = Follower()
+    seen = expected_view(g)
+    seen[4] = {"ratmen": 12}  # all her tokens on region 4
+    assert f.see(g, seen).in_sync
+    for action in f.confirm(g).actions:  # the redeployment as seen, and the end of Ann's turn
+        g.apply(action)
+    play(g, "pick humans")
+    seen = expected_view(g)
+    seen[4] = {"ratmen": 14}  # the Ratmen have 12 tokens in all
+    assert [a.code for a in f.see(g, seen).raised] == ["count"]
