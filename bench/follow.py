@@ -140,7 +140,11 @@ def one_game(job):
         for a in out.actions:
             ours.apply(a)
         seen, _ = sight(expected_view(ours))  # the table puts it right
-        follower.observe(ours, seen)
+        out = follower.observe(ours, seen)
+        for a in out.actions:
+            ours.apply(a)
+        for index, a in out.amend:
+            ours.replace(index, a)
 
     from companion.reconcile import Follower
 

@@ -146,7 +146,8 @@ class Follower:
         self._remember_unseen(best.game, _trusting(best.game, seen, unsure), best.remaining)
         # an alert stands while its region shows the same problem; raised once, however the counts
         # under a stack flicker from one sight to the next
-        alerts = self._standing({(d.region, a.code): a for d, a in classify(best.game, best.remaining, seen)},
+        remaining = [d for d in best.remaining if not _placing(best.game, d)]
+        alerts = self._standing({(d.region, a.code): a for d, a in classify(best.game, remaining, seen)},
                                 hidden | unsure)
         raised = [a for k, a in alerts.items() if k not in self.alerts]
         self.alerts = alerts
@@ -210,11 +211,11 @@ class Follower:
 
     def redeployed(self, game: Game) -> Outcome:
         """The conquests are over: the troop redeployment as the camera last saw it (no end of turn)."""
-        active = game.active_tribe(game.turn.player) if game.current_player >= 0 else None
-        if game.phase != "conquest" or active is None:
+        tribe, race = _redeploying(game)
+        if tribe is None:
             return Outcome(alerts=list(self.alerts.values()), note="no redeployment to take now")
         seen = self._with_accepted(game, self.last_seen or expected_view(game))
-        action = guess_redeploy(game, active, seen, unknown=self.last_unknown)
+        action = guess_redeploy(game, tribe, seen, race=race, unknown=self.last_unknown)
         if game.explain(action) is not None:
             return Outcome(alerts=list(self.alerts.values()), note="the redeployment seen does not fit")
         g = game.copy()
@@ -333,6 +334,32 @@ class Follower:
             else:
                 del self.accepted[region]
         return out
+
+
+def _placing(game: Game, d: Difference) -> bool:
+    """A marker the player at play places on their own region as the conquests end (Heroes,
+    Encampments, a Fortress): the end of the step takes it, so it is no alert during that turn."""
+    if game.finished or game.current_player < 0 or game.phase not in ("conquest", "redeployment"):
+        return False
+    tribe = game.active_tribe(game.turn.player)
+    return tribe is not None and d.seen > d.expected and game.regions[d.region].race == tribe.name \
+        and d.label in tribe.race.markers_placed + tribe.power.markers_placed
+
+
+def _redeploying(game: Game):
+    """The tribe whose troop redeployment is due now, and the race to name in it (``None`` for the
+    active race): Ghouls in decline that conquered at the start of the turn, else the active race
+    during its conquests; ``(None, None)`` when none is."""
+    if game.finished or game.current_player < 0:
+        return None, None
+    for tribe in game.tribes_of(game.turn.player):
+        if tribe.in_decline and tribe.race.conquers_in_decline() and tribe.readied and not tribe.redeployed \
+                and game.phase in ("pick", "conquest"):
+            return tribe, tribe.name
+    active = game.active_tribe(game.turn.player)
+    if game.phase == "conquest" and active is not None:
+        return active, None
+    return None, None
 
 
 def _conquered_by_active(game: Game, seen: View, regions: set[int]) -> set[int]:

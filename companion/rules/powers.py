@@ -35,6 +35,7 @@ class Berserk(Power):
 
 class Bivouacking(Power):
     name, title, tokens = "bivouacking", "Bivouacking", 5
+    markers_placed = (pieces.ENCAMPMENT,)
     actions = (Encamp,)
     markers_removed_on_decline = (pieces.ENCAMPMENT,)
 
@@ -154,6 +155,7 @@ class Forest(TerrainBonus):
 
 class Fortified(Power):
     name, title, tokens = "fortified", "Fortified", 3
+    markers_placed = (pieces.FORTRESS,)
     actions = (Fortify,)
 
     def explain_action(self, game, tribe, action):
@@ -189,6 +191,7 @@ class Fortified(Power):
 
 class Heroic(Power):
     name, title, tokens = "heroic", "Heroic", 5
+    markers_placed = (pieces.HERO,)
     actions = (Heroes,)
     markers_removed_on_decline = (pieces.HERO,)
 

@@ -22,6 +22,9 @@ class Trait:
     tokens: ClassVar[int] = 0  # value printed on the banner or badge
     actions: ClassVar[tuple[type, ...]] = ()  # actions this trait makes possible
     markers_removed_on_decline: ClassVar[tuple[str, ...]] = ()
+    # markers the tribe places on its own regions as it ends its conquests (the camera may see them
+    # before the table ends the step)
+    markers_placed: ClassVar[tuple[str, ...]] = ()
 
     # -- conquest ---------------------------------------------------------------------------
     def conquest_discount(self, game: Game, tribe: Tribe, region: Region) -> int:

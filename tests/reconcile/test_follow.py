@@ -3,7 +3,7 @@ import pytest
 
 from companion.reconcile import Follower, differences, expected_view
 from companion.reconcile.explain import resettlement
-from companion.rules.actions import Conquer
+from companion.rules.actions import Conquer, Pick
 from companion.shuffle import seeded_setup
 from companion.simulate import play
 
@@ -206,6 +206,23 @@ def test_a_hero_seen_during_the_conquests_does_not_end_them():
     seen = expected_view(g)
     seen[4] = {**seen[4], "hero": 1}  # a Hero the camera sees that the game does not place yet
     out = f.see(g, seen)
-    assert out.actions == [] and [a.code for a in out.raised] == ["board-differs"]
+    assert out.actions == [] and out.raised == []  # no alert either: the end of the step places Heroes
     seen[9] = {"ratmen": 2}  # the conquests go on
-    assert [a.notation() for a in f.see(g, seen).actions] == ["conquer 9"]
+    out = f.see(g, seen)
+    assert [a.notation() for a in out.actions] == ["conquer 9"] and out.raised == []
+    act(g, "conquer 9")
+    assert [a.notation() for a in f.confirm(g).actions][-2:] == ["heroes 4 9", "end"]
+
+
+def test_the_ghouls_redeployment_is_taken_as_seen_when_a_new_combo_is_picked():
+    g = act(game_with("alchemist ghouls", "swamp humans"), "pick ghouls", "conquer 4", "redeploy 4:9", "end",
+            "pick humans", "redeploy -", "end", "decline", "redeploy -", "end")
+    f = Follower()
+    seen = expected_view(g)
+    seen[4] = {"ghouls-decline": 6}
+    seen[9] = {"ghouls-decline": 2}
+    act(g, *[a.notation() for a in f.see(g, seen).actions])
+    seen[4], seen[9] = {"ghouls-decline": 4}, {"ghouls-decline": 5}  # the Ghouls redeployed, then a pick on a phone
+    f.see(g, seen)
+    assert g.explain(Pick("ratmen")) is not None  # the pick waits for the Ghouls' redeployment
+    assert [a.notation() for a in f.redeployed(g).actions] == ["redeploy 4:4 9:5 ghouls"]
