@@ -270,6 +270,30 @@ def amended_redeploy(g: Game, index: int, race: str, seen: View, skip: set[int])
     return Redeploy(placement(counts), action.race)
 
 
+def amended_heroes(g: Game, index: int, race: str, seen: View, before: View | None,
+                   skip: set[int]) -> Heroes | None:
+    """The Heroes placed at ``index`` corrected by later sights: the camera now shows a Hero, in two
+    readings running (``before``: the last reading of each region), on a region of the race where the game has none (it lay under a stack when the
+    Heroes were placed). Heroes not seen stay where the game has them if tokens there may hide them."""
+    if index >= len(g.history) or not isinstance(g.history[index], Heroes) or before is None:
+        return None
+    placed = list(g.history[index].regions)
+    held = set(g.regions_of(race))
+
+    def shows(view: View, r: int) -> bool:
+        return bool(view.get(r, {}).get(pieces.HERO))
+
+    new = sorted(r for r in held - set(placed) - skip if shows(seen, r) and shows(before, r))
+    if not new or len(new) > len(placed):
+        return None
+    kept = [r for r in placed if r in skip or shows(seen, r)]
+    hidden = [r for r in placed if r not in kept and r in held and seen.get(r)]
+    regions = kept + new + hidden
+    if len(regions) < len(placed):
+        return None
+    return Heroes(tuple(sorted(regions[:len(placed)])))
+
+
 def resettlement(g: Game, tribe, seen: View, unknown: set[int] = frozenset()) -> Resettle | None:
     """The defender's tokens seen back on their regions; unseen ones go to a region the camera cannot
     read now, else to the biggest stack."""

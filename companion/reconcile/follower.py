@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..rules import pieces
-from ..rules.actions import Abandon, Action, Attempt, Conquer, EndTurn, Fortify, Pick, Redeploy, Roll
+from ..rules.actions import Abandon, Action, Attempt, Conquer, EndTurn, Fortify, Heroes, Pick, Redeploy, Roll
 from ..rules.errors import IllegalAction
 from ..rules.game import Game
-from .explain import Explanation, Hints, amended_redeploy, guess_redeploy, markers, resettlement, search
+from .explain import (Explanation, Hints, amended_heroes, amended_redeploy, guess_redeploy, markers, resettlement,
+                      search)
 from .view import Difference, View, differences, expected_view, label_race, race_label, unseen_tokens
 
 
@@ -99,6 +100,7 @@ class Follower:
         self.question: Question | None = None
         self.unseen: dict[str, int] = {}
         self.redeploys: dict[str, int] = {}  # race -> index of its last redeployment in the history
+        self.heroes: dict[str, int] = {}  # race -> index of its last placement of Heroes
         # region -> what the game held there when the camera last read it so (see ``_unconfirmed``)
         self.confirmed: dict[int, tuple] = {}
 
@@ -127,7 +129,7 @@ class Follower:
             self.question = None
             self._remember_unseen(game, _trusting(game, seen, unsure), [])
             self._confirm(game, seen, hidden, [])
-            return Outcome(alerts=list(self.alerts.values()), amend=self._amendments(game, seen, hidden | unsure))
+            return Outcome(alerts=list(self.alerts.values()), amend=self._amendments(game, seen, previous, hidden | unsure))
         found = search(game, seen, hidden | unsure, self.hints, self.unseen)
         if len(found) > 1 and found[0].actions and not found[0].remaining:
             return self._ask(found)
@@ -143,6 +145,16 @@ class Follower:
             best = _unread_conquests(best, seen, previous, unsure - hidden)
         self.question = None
         self._used(best.actions, game)
+        amend = self._amendments(best.game, seen, previous, hidden | unsure)
+        if amend:  # with differences left, taken only if it explains some of them
+            trial = best.game.copy()
+            for index, action in amend:
+                trial.replace(index, action)
+            left = {(d.region, d.label) for d in differences(trial, seen, hidden | unsure, self.unseen)}
+            if not best.remaining or len(left) < len(best.remaining):
+                best = Explanation(best.actions, trial, [d for d in best.remaining if (d.region, d.label) in left])
+            else:
+                amend = []
         self._remember_unseen(best.game, _trusting(best.game, seen, unsure), best.remaining)
         # an alert stands while its region shows the same problem; raised once, however the counts
         # under a stack flicker from one sight to the next
@@ -152,7 +164,6 @@ class Follower:
         raised = [a for k, a in alerts.items() if k not in self.alerts]
         self.alerts = alerts
         self._confirm(best.game, seen, hidden, best.remaining)
-        amend = self._amendments(best.game, seen, hidden | unsure) if not best.remaining else []
         return Outcome(actions=best.actions, alerts=list(alerts.values()), raised=raised, amend=amend)
 
     def _ask(self, found) -> Outcome:
@@ -252,13 +263,14 @@ class Follower:
 
     def _used(self, actions: list[Action], game: Game) -> None:
         """Forget the inputs these actions used; remember where each redeployment stands in the history."""
-        if any(isinstance(a, Redeploy) for a in actions):
+        if any(isinstance(a, (Redeploy, Heroes)) for a in actions):
             g = game.copy()
             for action in actions:
-                if isinstance(action, Redeploy):
-                    tribe = g.tribes.get(action.race) if action.race else g.active_tribe(g.turn.player)
+                if isinstance(action, (Redeploy, Heroes)):
+                    race = action.race if isinstance(action, Redeploy) else None
+                    tribe = g.tribes.get(race) if race else g.active_tribe(g.turn.player)
                     if tribe is not None:
-                        self.redeploys[tribe.name] = len(g.history)
+                        (self.redeploys if isinstance(action, Redeploy) else self.heroes)[tribe.name] = len(g.history)
                 if g.explain(action) is not None:
                     break
                 g.apply(action)
@@ -268,22 +280,27 @@ class Follower:
         if any(isinstance(a, EndTurn) for a in actions):
             self.hints.end_turn = False
 
-    def _amendments(self, game: Game, seen: View, skip: set[int]) -> list[tuple[int, Action]]:
-        """Redeployments this sight shows better than the one the game holds (see ``amended_redeploy``)."""
+    def _amendments(self, game: Game, seen: View, previous: View, skip: set[int]) -> list[tuple[int, Action]]:
+        """Redeployments and Heroes this sight shows better than the game holds them (see
+        ``amended_redeploy``, ``amended_heroes``), each one checked after the ones before it."""
+        for kept in (self.redeploys, self.heroes):
+            for race in [race for race in kept if race not in game.tribes]:
+                del kept[race]
         out = []
-        for race, index in list(self.redeploys.items()):
-            if race not in game.tribes:
-                del self.redeploys[race]
-                continue
-            action = amended_redeploy(game, index, race, seen, skip)
-            if action is None:
-                continue
-            trial = game.copy()
-            try:
-                trial.replace(index, action)
-            except IllegalAction:
-                continue
-            out.append((index, action))
+        trial = game
+        for kept, amended in ((self.redeploys, lambda g, i, race: amended_redeploy(g, i, race, seen, skip)),
+                              (self.heroes, lambda g, i, race: amended_heroes(g, i, race, seen, previous, skip))):
+            for race, index in kept.items():
+                action = amended(trial, index, race)
+                if action is None:
+                    continue
+                attempt = trial.copy()
+                try:
+                    attempt.replace(index, action)
+                except IllegalAction:
+                    continue
+                trial = attempt
+                out.append((index, action))
         return out
 
     def _changed(self, region: int) -> bool:

@@ -226,3 +226,18 @@ def test_the_ghouls_redeployment_is_taken_as_seen_when_a_new_combo_is_picked():
     f.see(g, seen)
     assert g.explain(Pick("ratmen")) is not None  # the pick waits for the Ghouls' redeployment
     assert [a.notation() for a in f.redeployed(g).actions] == ["redeploy 4:4 9:5 ghouls"]
+
+
+def test_a_hero_first_hidden_under_a_stack_moves_the_heroes_when_it_shows():
+    g = act(game_with("heroic ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9", "conquer 10")
+    f = Follower()
+    seen = expected_view(g)
+    seen[4], seen[9], seen[10] = {"ratmen": 1, "hero": 1}, {"ratmen": 3}, {"ratmen": 4}  # a Hero under a stack
+    f.see(g, seen)
+    act(g, *[a.notation() for a in f.confirm(g).actions])
+    placed = next(k for k, a in enumerate(g.history) if a.notation().startswith("heroes"))
+    assert g.history[placed].notation() == "heroes 4 10"  # the other Hero: under the biggest stack
+    seen = {**seen, 9: {"ratmen": 3, "hero": 1}}  # the next player's turn: it shows on region 9
+    assert f.see(g, seen).amend == []  # once may be a misread
+    out = f.see(g, dict(seen))
+    assert [(i, a.notation()) for i, a in out.amend] == [(placed, "heroes 4 9")]
