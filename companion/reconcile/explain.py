@@ -175,7 +175,7 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
                 elif die is not None:
                     out.append((Attempt(r), True))
             if d.label == name and d.missing and g.regions[r].race == name and r not in _seen_race(seen, name) \
-                    and not _occupied(seen, r):  # an abandoned region is left empty, not to another race
+                    and not occupied(seen, r):  # an abandoned region is left empty, not to another race
                 out.append((Abandon(r), False))
             if d.label == name + "-decline" and g.regions[r].race == name:
                 out.append((Decline(), False))
@@ -204,7 +204,7 @@ def active_moved(g: Game, me: int, diffs: list[Difference]) -> bool:
     return active is not None and any(d.label == active.name for d in diffs)
 
 
-def _occupied(seen: View, region: int) -> bool:
+def occupied(seen: View, region: int) -> bool:
     """Whether the camera sees race or Lost Tribe tokens on a region."""
     return any(label not in pieces.MARKERS_IN_BOX for label in seen.get(region, {}))
 
@@ -272,8 +272,8 @@ def amended_redeploy(g: Game, index: int, race: str, seen: View, skip: set[int])
 
 def amended_heroes(g: Game, index: int, race: str, seen: View, before: View | None,
                    skip: set[int]) -> Heroes | None:
-    """The Heroes placed at ``index`` corrected by later sights: the camera now shows a Hero, in two
-    readings running (``before``: the last reading of each region), on a region of the race where the game has none (it lay under a stack when the
+    """The Heroes placed at ``index`` corrected by later sights: the camera now shows a Hero, and has
+    shown one before (``before``: the regions read so), on a region of the race where the game has none (it lay under a stack when the
     Heroes were placed). Heroes not seen stay where the game has them if tokens there may hide them."""
     if index >= len(g.history) or not isinstance(g.history[index], Heroes) or before is None:
         return None

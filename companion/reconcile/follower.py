@@ -13,8 +13,8 @@ from ..rules import pieces
 from ..rules.actions import Abandon, Action, Attempt, Conquer, EndTurn, Fortify, Heroes, Pick, Redeploy, Roll
 from ..rules.errors import IllegalAction
 from ..rules.game import Game
-from .explain import (Explanation, Hints, amended_heroes, amended_redeploy, guess_redeploy, markers, resettlement,
-                      search)
+from .explain import (Explanation, Hints, amended_heroes, amended_redeploy, guess_redeploy, markers, occupied,
+                      resettlement, search)
 from .view import Difference, View, differences, expected_view, label_race, race_label, unseen_tokens
 
 
@@ -101,6 +101,7 @@ class Follower:
         self.unseen: dict[str, int] = {}
         self.redeploys: dict[str, int] = {}  # race -> index of its last redeployment in the history
         self.heroes: dict[str, int] = {}  # race -> index of its last placement of Heroes
+        self.hero_sightings: set[int] = set()  # regions read with a Hero the game does not put there
         # region -> what the game held there when the camera last read it so (see ``_unconfirmed``)
         self.confirmed: dict[int, tuple] = {}
 
@@ -120,6 +121,8 @@ class Follower:
         seen = self._with_accepted(game, seen)
         hidden = set(hidden)
         previous = dict(self.readings)
+        heroes_before = {rid: {pieces.HERO: 1} for rid in self.hero_sightings}
+        self._sight_heroes(game, seen, hidden | set(unsure))
         self.readings.update({rid: labels for rid, labels in seen.items() if rid not in hidden})
         unsure = set(unsure) | self._unconfirmed(game, seen, hidden)
         unsure -= _conquered_by_active(game, seen, {r for r in unsure if self._changed(r)})
@@ -129,7 +132,7 @@ class Follower:
             self.question = None
             self._remember_unseen(game, _trusting(game, seen, unsure), [])
             self._confirm(game, seen, hidden, [])
-            return Outcome(alerts=list(self.alerts.values()), amend=self._amendments(game, seen, previous, hidden | unsure))
+            return Outcome(alerts=list(self.alerts.values()), amend=self._amendments(game, seen, heroes_before, hidden | unsure))
         found = search(game, seen, hidden | unsure, self.hints, self.unseen)
         if len(found) > 1 and found[0].actions and not found[0].remaining:
             return self._ask(found)
@@ -145,7 +148,7 @@ class Follower:
             best = _unread_conquests(best, seen, previous, unsure - hidden)
         self.question = None
         self._used(best.actions, game)
-        amend = self._amendments(best.game, seen, previous, hidden | unsure)
+        amend = self._amendments(best.game, seen, heroes_before, hidden | unsure)
         if amend:  # with differences left, taken only if it explains some of them
             trial = best.game.copy()
             for index, action in amend:
@@ -158,7 +161,7 @@ class Follower:
         self._remember_unseen(best.game, _trusting(best.game, seen, unsure), best.remaining)
         # an alert stands while its region shows the same problem; raised once, however the counts
         # under a stack flicker from one sight to the next
-        remaining = [d for d in best.remaining if not _placing(best.game, d)]
+        remaining = [d for d in best.remaining if not _placing(best.game, d, seen)]
         alerts = self._standing({(d.region, a.code): a for d, a in classify(best.game, remaining, seen)},
                                 hidden | unsure)
         raised = [a for k, a in alerts.items() if k not in self.alerts]
@@ -280,7 +283,19 @@ class Follower:
         if any(isinstance(a, EndTurn) for a in actions):
             self.hints.end_turn = False
 
-    def _amendments(self, game: Game, seen: View, previous: View, skip: set[int]) -> list[tuple[int, Action]]:
+    def _sight_heroes(self, game: Game, seen: View, skip: set[int]) -> None:
+        """Remember the regions read with a Hero the game does not put there (a Hero first hidden
+        under a stack shows in later sights: see ``amended_heroes``)."""
+        for rid, labels in seen.items():
+            if rid in skip:
+                continue
+            if labels.get(pieces.HERO) and not game.regions[rid].marker(pieces.HERO):
+                self.hero_sightings.add(rid)
+            elif game.regions[rid].marker(pieces.HERO) or not occupied(seen, rid):
+                self.hero_sightings.discard(rid)  # a Hero hides under the tokens of a region, not on an empty one
+
+    def _amendments(self, game: Game, seen: View, heroes_before: View,
+                    skip: set[int]) -> list[tuple[int, Action]]:
         """Redeployments and Heroes this sight shows better than the game holds them (see
         ``amended_redeploy``, ``amended_heroes``), each one checked after the ones before it."""
         for kept in (self.redeploys, self.heroes):
@@ -289,7 +304,7 @@ class Follower:
         out = []
         trial = game
         for kept, amended in ((self.redeploys, lambda g, i, race: amended_redeploy(g, i, race, seen, skip)),
-                              (self.heroes, lambda g, i, race: amended_heroes(g, i, race, seen, previous, skip))):
+                              (self.heroes, lambda g, i, race: amended_heroes(g, i, race, seen, heroes_before, skip))):
             for race, index in kept.items():
                 action = amended(trial, index, race)
                 if action is None:
@@ -353,14 +368,19 @@ class Follower:
         return out
 
 
-def _placing(game: Game, d: Difference) -> bool:
-    """A marker the player at play places on their own region as the conquests end (Heroes,
-    Encampments, a Fortress): the end of the step takes it, so it is no alert during that turn."""
-    if game.finished or game.current_player < 0 or game.phase not in ("conquest", "redeployment"):
+def _placing(game: Game, d: Difference, seen: View) -> bool:
+    """A marker a race places on its own regions (Heroes, Encampments, a Fortress), seen where the
+    game has none: no alert during the turn of the player who places it (the end of the step takes
+    it), nor later while the race shows no more of them than the game gives it (one hidden under a
+    stack when it was placed; a later sight amends the placement)."""
+    tribe = game.tribes.get(game.regions[d.region].race or "")
+    if tribe is None or d.seen <= d.expected or d.label not in tribe.race.markers_placed + tribe.power.markers_placed:
         return False
-    tribe = game.active_tribe(game.turn.player)
-    return tribe is not None and d.seen > d.expected and game.regions[d.region].race == tribe.name \
-        and d.label in tribe.race.markers_placed + tribe.power.markers_placed
+    if not game.finished and game.current_player >= 0 and game.phase in ("conquest", "redeployment") \
+            and tribe is game.active_tribe(game.turn.player):
+        return True
+    held = game.regions_of(tribe.name)
+    return sum(seen.get(r, {}).get(d.label, 0) for r in held) <= sum(game.regions[r].marker(d.label) for r in held)
 
 
 def _redeploying(game: Game):

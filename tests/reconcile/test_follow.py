@@ -238,6 +238,7 @@ def test_a_hero_first_hidden_under_a_stack_moves_the_heroes_when_it_shows():
     placed = next(k for k, a in enumerate(g.history) if a.notation().startswith("heroes"))
     assert g.history[placed].notation() == "heroes 4 10"  # the other Hero: under the biggest stack
     seen = {**seen, 9: {"ratmen": 3, "hero": 1}}  # the next player's turn: it shows on region 9
-    assert f.see(g, seen).amend == []  # once may be a misread
+    first = f.see(g, seen)
+    assert first.amend == [] and first.raised == []  # once may be a misread; the Hero may be either
     out = f.see(g, dict(seen))
     assert [(i, a.notation()) for i, a in out.amend] == [(placed, "heroes 4 9")]
