@@ -13,7 +13,7 @@ from ..rules import pieces
 from ..rules.actions import (Abandon, Action, Attempt, Conquer, Convert, Decline, DragonConquer, Encamp, EndTurn,
                              Fortify, Heroes, Pick, Redeploy, Resettle, Roll, placement)
 from ..rules.game import Game
-from .view import Difference, View, differences, expected_view, label_race
+from .view import Difference, View, differences, expected_view, label_race, race_label
 
 MAX_DEPTH = 12
 MAX_NODES = 400
@@ -292,6 +292,42 @@ def amended_heroes(g: Game, index: int, race: str, seen: View, before: View | No
     if len(regions) < len(placed):
         return None
     return Heroes(tuple(sorted(regions[:len(placed)])))
+
+
+def failed_attempts(g: Game, seen: View) -> list[tuple[int, str]]:
+    """(region, defending race) of this turn's final conquest attempts that failed in the game while
+    the camera shows the attacker on the region: the die face was enough on the table, so the
+    defenders were fewer than the game has there (some lay elsewhere, under a stack)."""
+    if g.finished or g.current_player < 0:
+        return []
+    attacker = {race_label(g, t.name) for t in g.tribes_of(g.turn.player)}
+    out = []
+    for action in reversed(g.history):
+        if isinstance(action, EndTurn):
+            break
+        if isinstance(action, Attempt):
+            r = action.region
+            held = g.regions[r].race
+            if held and race_label(g, held) not in attacker and attacker.intersection(seen.get(r, {})):
+                out.append((r, held))
+    return out
+
+
+def lighter_defence(g: Game, index: int, race: str, region: int, floor: int):
+    """The redeployment at ``index`` with fewer tokens on ``region`` (never under ``floor``, what the
+    camera last read there), the rest on the race's biggest stack: one candidate per count, fewest
+    moved first."""
+    if index >= len(g.history) or not isinstance(g.history[index], Redeploy):
+        return
+    action = g.history[index]
+    given = dict(action.tokens)
+    others = [r for r in given if r != region]
+    if region not in given or not others:
+        return
+    to = max(others, key=lambda r: (given[r], -r))
+    for moved in range(1, given[region] - max(1, floor) + 1):
+        counts = {**given, region: given[region] - moved, to: given[to] + moved}
+        yield Redeploy(placement(counts), action.race)
 
 
 def resettlement(g: Game, tribe, seen: View, unknown: set[int] = frozenset()) -> Resettle | None:

@@ -13,8 +13,8 @@ from ..rules import pieces
 from ..rules.actions import Abandon, Action, Attempt, Conquer, EndTurn, Fortify, Heroes, Pick, Redeploy, Roll
 from ..rules.errors import IllegalAction
 from ..rules.game import Game
-from .explain import (Explanation, Hints, amended_heroes, amended_redeploy, guess_redeploy, markers, occupied,
-                      resettlement, search)
+from .explain import (Explanation, Hints, amended_heroes, amended_redeploy, failed_attempts, guess_redeploy,
+                      lighter_defence, markers, occupied, resettlement, search)
 from .view import Difference, View, differences, expected_view, label_race, race_label, unseen_tokens
 
 
@@ -149,13 +149,16 @@ class Follower:
         self.question = None
         self._used(best.actions, game)
         amend = self._amendments(best.game, seen, heroes_before, hidden | unsure)
+        if best.remaining and not amend:
+            amend = self._lighter_defences(best, seen, previous, hidden | unsure)
         if amend:  # with differences left, taken only if it explains some of them
             trial = best.game.copy()
             for index, action in amend:
                 trial.replace(index, action)
-            left = {(d.region, d.label) for d in differences(trial, seen, hidden | unsure, self.unseen)}
+            was = {(d.region, d.label) for d in best.remaining}
+            left = [d for d in differences(trial, seen, hidden | unsure, self.unseen) if (d.region, d.label) in was]
             if not best.remaining or len(left) < len(best.remaining):
-                best = Explanation(best.actions, trial, [d for d in best.remaining if (d.region, d.label) in left])
+                best = Explanation(best.actions, trial, left)
             else:
                 amend = []
         self._remember_unseen(best.game, _trusting(best.game, seen, unsure), best.remaining)
@@ -282,6 +285,27 @@ class Follower:
             self.hints.target = None
         if any(isinstance(a, EndTurn) for a in actions):
             self.hints.end_turn = False
+
+    def _lighter_defences(self, best: Explanation, seen: View, previous: View,
+                          skip: set[int]) -> list[tuple[int, Action]]:
+        """A final attempt that failed in the game but not on the table: the defenders' redeployment
+        with fewer tokens on that region (see ``lighter_defence``), the first that explains the sight
+        better, replayed and checked like any amendment."""
+        left = len(best.remaining)
+        for region, race in failed_attempts(best.game, seen):
+            index = self.redeploys.get(race)
+            if index is None:
+                continue
+            floor = previous.get(region, {}).get(race_label(best.game, race), 0)
+            for action in lighter_defence(best.game, index, race, region, floor):
+                trial = best.game.copy()
+                try:
+                    trial.replace(index, action)
+                except IllegalAction:
+                    continue
+                if len(differences(trial, seen, skip, self.unseen)) < left:
+                    return [(index, action)]
+        return []
 
     def _sight_heroes(self, game: Game, seen: View, skip: set[int]) -> None:
         """Remember the regions read with a Hero the game does not put there (a Hero first hidden

@@ -242,3 +242,24 @@ def test_a_hero_first_hidden_under_a_stack_moves_the_heroes_when_it_shows():
     assert first.amend == [] and first.raised == []  # once may be a misread; the Hero may be either
     out = f.see(g, dict(seen))
     assert [(i, a.notation()) for i, a in out.amend] == [(placed, "heroes 4 9")]
+
+
+def test_a_final_attempt_that_failed_in_the_game_but_not_on_the_table_corrects_the_defenders_redeployment():
+    g = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9")
+    f = Follower()
+    seen = expected_view(g)
+    seen[4], seen[9] = {"ratmen": 6}, {"ratmen": 5}  # one more under the stack on 9: the camera guesses 4
+    f.see(g, seen)
+    act(g, *[a.notation() for a in f.confirm(g).actions])
+    index = next(k for k, a in enumerate(g.history) if a.notation() == "redeploy 4:7 9:5")
+    act(g, "pick humans", "conquer 3")
+    seen = {**expected_view(g), 4: {"ratmen": 6}, 9: {"ratmen": 5}}
+    f.see(g, seen)
+    f.declare(g, 4)
+    act(g, *[a.notation() for a in f.die(g, 2).actions])
+    assert g.regions[4].race == "ratmen"  # 6 Humans and a 2 against 7 Ratmen: failed, in the game
+    out = f.see(g, {**seen, 4: {"humans": 6}})  # on the table the Humans hold region 4
+    assert [(i, a.notation()) for i, a in out.amend] == [(index, "redeploy 4:6 9:6")]
+    assert out.raised == []
+    g.replace(index, out.amend[0][1])
+    assert g.regions[4].race == "humans"
