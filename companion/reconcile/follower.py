@@ -226,15 +226,21 @@ class Follower:
         self._confirm(g, seen, self.last_unknown, [])  # the redeployment as seen: read right
         return Outcome(actions=first.actions + steps, alerts=first.alerts, raised=first.raised)
 
-    def redeployed(self, game: Game) -> Outcome:
-        """The conquests are over: the troop redeployment as the camera last saw it (no end of turn)."""
+    def redeployment(self, game: Game) -> Redeploy | None:
+        """The troop redeployment due now as the camera last saw it, if one is due and it fits."""
         tribe, race = _redeploying(game)
         if tribe is None:
-            return Outcome(alerts=list(self.alerts.values()), note="no redeployment to take now")
+            return None
         seen = self._with_accepted(game, self.last_seen or expected_view(game))
         action = guess_redeploy(game, tribe, seen, race=race, unknown=self.last_unknown)
-        if game.explain(action) is not None:
-            return Outcome(alerts=list(self.alerts.values()), note="the redeployment seen does not fit")
+        return action if game.explain(action) is None else None
+
+    def redeployed(self, game: Game) -> Outcome:
+        """The conquests are over: the troop redeployment as the camera last saw it (no end of turn)."""
+        action = self.redeployment(game)
+        if action is None:
+            return Outcome(alerts=list(self.alerts.values()), note="no redeployment that fits to take now")
+        seen = self._with_accepted(game, self.last_seen or expected_view(game))
         g = game.copy()
         g.apply(action)
         self._remember_unseen(g, seen, [])

@@ -220,6 +220,8 @@ class GameOwner:
                 return Outcome(409, "not-your-turn", f"The table answers first: {wording.step(game)}")
             return Outcome(409, "not-your-turn", f"It is {game.players[acting].name}'s turn, not yours.")
         reason = game.explain(action)
+        if reason is not None and self._redeployed_first(action):
+            reason = game.explain(action)
         if reason is not None:
             if isinstance(action, views.CONQUESTS):
                 self._raise_alert(action, seat, reason, source)
@@ -228,6 +230,21 @@ class GameOwner:
         if source != "camera":
             self.follower.resync()  # a correction by hand: the game is the truth the camera follows
         return Outcome(200, "ok", self._log[-1]["text"], {"seq": len(game.history)})
+
+    def _redeployed_first(self, action: A.Action) -> bool:
+        """An input the rules take only after the troop redeployment (the end of the turn, an ally, a
+        pick after the Ghouls): with the camera following, the redeployment it last saw comes first."""
+        if self.follower.last_seen is None:
+            return False
+        due = self.follower.redeployment(self.game)
+        if due is None:
+            return False
+        trial = self.game.copy()
+        trial.apply(due)
+        if trial.explain(action) is not None:
+            return False
+        self._camera(self.follower.redeployed(self.game), "camera")
+        return True
 
     def _accept(self, action: A.Action, source: str) -> None:
         """Apply, commit, then publish: the order that makes a pulled plug lose nothing shown."""

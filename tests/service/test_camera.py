@@ -70,3 +70,16 @@ def test_declare_and_answer_through_the_api(service, app):
     assert table.post("/api/roll", {"face": 3}).status_code == 200  # the declared attempt, then the roll
     last = [a.notation() for a in service.store.actions(service.owner.published.game_id)[-2:]]
     assert last == [attempt.notation(), "roll 3"]
+
+
+def test_ending_the_turn_on_a_phone_takes_the_redeployment_the_camera_saw_first(service):
+    new_game(service)
+    assert play(service, "pick tritons", seat=0).ok
+    view = expected_view(mirror(service))
+    view[1] = {"tritons": 1}
+    assert service.owner.submit(Observation(sight(view))).result(5).data["actions"] == ["conquer 1"]
+    out = play(service, "end", seat=0)
+    assert out.ok, out.sentence
+    last_two = service.store.actions(service.owner.published.game_id)[-2:]
+    assert isinstance(last_two[0], Redeploy) and last_two[1] == EndTurn()
+    assert [e["source"] for e in service.owner.published.public["log"][-2:]] == ["camera", "web"]
