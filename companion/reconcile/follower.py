@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..rules import pieces
-from ..rules.actions import Abandon, Action, Attempt, Conquer, EndTurn, Fortify, Heroes, Pick, Redeploy, Roll
+from ..rules.actions import (Abandon, Action, Attempt, Conquer, EndTurn, Fortify, Heroes, Pick, Redeploy, Resettle,
+                             Roll)
 from ..rules.errors import IllegalAction
 from ..rules.game import Game
 from .explain import (Explanation, Hints, amended_heroes, amended_redeploy, failed_attempts, guess_redeploy,
@@ -226,17 +227,22 @@ class Follower:
         self._confirm(g, seen, self.last_unknown, [])  # the redeployment as seen: read right
         return Outcome(actions=first.actions + steps, alerts=first.alerts, raised=first.raised)
 
-    def redeployment(self, game: Game) -> Redeploy | None:
-        """The troop redeployment due now as the camera last saw it, if one is due and it fits."""
-        tribe, race = _redeploying(game)
-        if tribe is None:
-            return None
+    def redeployment(self, game: Game) -> Redeploy | Resettle | None:
+        """The troop redeployment due now, or the resettlement, as the camera last saw it, if one is
+        due and it fits."""
         seen = self._with_accepted(game, self.last_seen or expected_view(game))
-        action = guess_redeploy(game, tribe, seen, race=race, unknown=self.last_unknown)
-        return action if game.explain(action) is None else None
+        if game.phase == "resettlement" and not game.finished:
+            action = resettlement(game, game.tribes[game.resettle_queue[0][1]], seen, self.last_unknown)
+        else:
+            tribe, race = _redeploying(game)
+            if tribe is None:
+                return None
+            action = guess_redeploy(game, tribe, seen, race=race, unknown=self.last_unknown)
+        return action if action is not None and game.explain(action) is None else None
 
     def redeployed(self, game: Game) -> Outcome:
-        """The conquests are over: the troop redeployment as the camera last saw it (no end of turn)."""
+        """The conquests are over: the troop redeployment (or the resettlement) as the camera last saw
+        it, no end of turn: an input the rules take only after it came (a pick, an ally, ...)."""
         action = self.redeployment(game)
         if action is None:
             return Outcome(alerts=list(self.alerts.values()), note="no redeployment that fits to take now")

@@ -232,8 +232,9 @@ class GameOwner:
         return Outcome(200, "ok", self._log[-1]["text"], {"seq": len(game.history)})
 
     def _redeployed_first(self, action: A.Action) -> bool:
-        """An input the rules take only after the troop redeployment (the end of the turn, an ally, a
-        pick after the Ghouls): with the camera following, the redeployment it last saw comes first."""
+        """An input the rules take only after the troop redeployment or a resettlement (the end of the
+        turn, an ally, a pick after the Ghouls): with the camera following, that step as it last saw
+        it comes first."""
         if self.follower.last_seen is None:
             return False
         due = self.follower.redeployment(self.game)

@@ -263,3 +263,15 @@ def test_a_final_attempt_that_failed_in_the_game_but_not_on_the_table_corrects_t
     assert out.raised == []
     g.replace(index, out.amend[0][1])
     assert g.regions[4].race == "humans"
+
+
+def test_a_pick_waiting_for_a_resettlement_takes_the_resettlement_as_seen():
+    g = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9", "redeploy 4:2 9:10",
+            "end", "pick humans", "conquer 3", "conquer 4", "redeploy 3:4 4:5", "end")
+    assert g.phase == "resettlement"
+    f = Follower()
+    seen = expected_view(g)
+    seen[9] = {"ratmen": 10}  # the Ratmen's token back on their region, a hand still over it
+    assert f.see(g, seen, hidden={9}).actions == []
+    assert g.explain(Pick(g.column[0].race)).code == "resettle-first"  # a pick on a phone waits for it
+    assert [a.notation() for a in f.redeployed(g).actions] == ["resettle ratmen 9:1"]
