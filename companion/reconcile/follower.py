@@ -127,6 +127,7 @@ class Follower:
         self.readings.update({rid: labels for rid, labels in seen.items() if rid not in hidden})
         unsure = set(unsure) | self._unconfirmed(game, seen, hidden)
         unsure -= _conquered_by_active(game, seen, {r for r in unsure if self._changed(r)})
+        unsure |= _contested(game, seen, hidden)
         self.last_unknown = hidden | unsure
         if not differences(game, seen, hidden, self.unseen):
             self.alerts = self._standing({}, hidden | unsure)
@@ -433,6 +434,21 @@ def _redeploying(game: Game):
     if game.phase == "conquest" and active is not None:
         return active, None
     return None, None
+
+
+def _contested(game: Game, seen: View, hidden: set[int]) -> set[int]:
+    """Regions where the camera sees a race of the player at play next to the tokens of the race the
+    game has there: no conquest yet (a conquest takes the defenders away), more likely a misread
+    token or a move half made; they are unsure until the region shows one race."""
+    labels = _playing_labels(game)
+    out = set()
+    for rid, here in seen.items():
+        held = game.regions[rid].race
+        if rid in hidden or not held or not labels.intersection(here) or race_label(game, held) in labels:
+            continue
+        if here.get(race_label(game, held)):
+            out.add(rid)
+    return out
 
 
 def _conquered_by_active(game: Game, seen: View, regions: set[int]) -> set[int]:

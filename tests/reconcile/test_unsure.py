@@ -147,3 +147,15 @@ def test_a_glared_region_that_flickers_is_no_conquest():
     f.observe(g, observation(seen, {3: 0.05}))
     seen[3] = {"dragon": 1, "hero": 1}  # one more reading of the same glare, not a new occupant
     assert f.observe(g, observation(seen, {3: 0.05})).actions == []
+
+
+def test_the_player_at_play_seen_next_to_the_defenders_is_no_conquest_yet():
+    g = play(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "redeploy 4:12", "end",
+             "pick humans", "conquer 3")
+    f = Follower()
+    seen = expected_view(g)
+    seen[4] = {"ratmen": 5, "humans": 1}  # a Human token read among the Ratmen: too few to take region 4
+    out = f.see(g, seen)
+    assert out.actions == [] and out.raised == []
+    seen[4] = {"humans": 1}  # the Ratmen are gone: an illegal conquest, flagged
+    assert [a.code for a in f.see(g, seen).raised] == ["too-few-tokens"]
