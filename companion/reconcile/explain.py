@@ -294,23 +294,25 @@ def amended_heroes(g: Game, index: int, race: str, seen: View, before: View | No
     return Heroes(tuple(sorted(regions[:len(placed)])))
 
 
-def failed_attempts(g: Game, seen: View) -> list[tuple[int, str]]:
-    """(region, defending race) of this turn's final conquest attempts that failed in the game while
-    the camera shows the attacker on the region: the die face was enough on the table, so the
-    defenders were fewer than the game has there (some lay elsewhere, under a stack)."""
+def failed_attempts(g: Game, seen: View) -> list[int]:
+    """Regions whose defenders the game may count too many: this turn's final conquest attempt failed
+    in the game while the camera shows the attacker on its region (the die face was enough on the
+    table), then the regions conquered before it this turn (each cost the attacker more tokens in
+    the game than on the table, if some of their defenders lay elsewhere, under a stack)."""
     if g.finished or g.current_player < 0:
         return []
     attacker = {race_label(g, t.name) for t in g.tribes_of(g.turn.player)}
-    out = []
+    turn: list = []
     for action in reversed(g.history):
         if isinstance(action, EndTurn):
             break
-        if isinstance(action, Attempt):
-            r = action.region
-            held = g.regions[r].race
-            if held and race_label(g, held) not in attacker and attacker.intersection(seen.get(r, {})):
-                out.append((r, held))
-    return out
+        turn.append(action)
+    failed = [a.region for a in turn if isinstance(a, Attempt) and g.regions[a.region].race
+              and race_label(g, g.regions[a.region].race) not in attacker
+              and attacker.intersection(seen.get(a.region, {}))]
+    if not failed:
+        return []
+    return failed[:1] + [a.region for a in turn if isinstance(a, Conquer)]
 
 
 def lighter_defence(g: Game, index: int, race: str, region: int, floor: int):

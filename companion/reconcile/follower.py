@@ -296,28 +296,32 @@ class Follower:
         if any(isinstance(a, Roll) for a in actions):
             self.hints.die = None
             self.hints.target = None
-        if any(isinstance(a, EndTurn) for a in actions):
-            self.hints.end_turn = False
+        if any(isinstance(a, EndTurn) for a in actions):  # a die face or a target kept is for one turn only
+            self.hints = Hints()
 
     def _lighter_defences(self, best: Explanation, seen: View, previous: View,
                           skip: set[int]) -> list[tuple[int, Action]]:
         """A final attempt that failed in the game but not on the table: the defenders' redeployment
-        with fewer tokens on that region (see ``lighter_defence``), the first that explains the sight
-        better, replayed and checked like any amendment."""
+        with fewer tokens on that region, or on one conquered before it this turn (see
+        ``failed_attempts``, ``lighter_defence``), the first that explains the sight better,
+        replayed and checked like any amendment."""
         left = len(best.remaining)
-        for region, race in failed_attempts(best.game, seen):
-            index = self.redeploys.get(race)
-            if index is None:
-                continue
-            floor = previous.get(region, {}).get(race_label(best.game, race), 0)
-            for action in lighter_defence(best.game, index, race, region, floor):
-                trial = best.game.copy()
-                try:
-                    trial.replace(index, action)
-                except IllegalAction:
+        regions = failed_attempts(best.game, seen)
+        for k, region in enumerate(regions):
+            for race, index in self.redeploys.items():
+                action = best.game.history[index] if index < len(best.game.history) else None
+                if not isinstance(action, Redeploy) or region not in dict(action.tokens):
                     continue
-                if len(differences(trial, seen, skip, self.unseen)) < left:
-                    return [(index, action)]
+                # what the camera last read there is a floor, before the conquest; after it, one token
+                floor = previous.get(region, {}).get(race_label(best.game, race), 0) if k == 0 else 1
+                for action in lighter_defence(best.game, index, race, region, floor):
+                    trial = best.game.copy()
+                    try:
+                        trial.replace(index, action)
+                    except IllegalAction:
+                        continue
+                    if len(differences(trial, seen, skip, self.unseen)) < left:
+                        return [(index, action)]
         return []
 
     def _sight_heroes(self, game: Game, seen: View, skip: set[int]) -> None:

@@ -275,3 +275,13 @@ def test_a_pick_waiting_for_a_resettlement_takes_the_resettlement_as_seen():
     assert f.see(g, seen, hidden={9}).actions == []
     assert g.explain(Pick(g.column[0].race)).code == "resettle-first"  # a pick on a phone waits for it
     assert [a.notation() for a in f.redeployed(g).actions] == ["resettle ratmen 9:1"]
+
+
+def test_a_die_face_kept_in_one_turn_is_not_used_in_the_next():
+    g = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4")
+    f = Follower()
+    seen = {**expected_view(g), 4: {"ratmen": 11}}
+    f.see(g, seen)
+    assert f.die(g, 3).actions == [] and f.hints.die == 3  # no attempt the camera saw: the face is kept
+    act(g, *[a.notation() for a in f.confirm(g).actions])  # the turn ends
+    assert f.hints.die is None
