@@ -43,13 +43,14 @@ def search(game: Game, seen: View, skip: set[int], hints: Hints,
     nodes = 0
 
     def score(e: Explanation):
-        # fewest differences left, where ending a turn the table did not end counts as one (a single
-        # misread must not move the game on by a turn), and so does ending the conquests of a turn
+        # fewest differences left, where ending a turn the table did not end counts as two (neither a
+        # single misread nor one token put on an occupied region, which is two differences, may move
+        # the game on by a turn), and ending the conquests of a turn counts as one
         # that goes on (a Hero seen where the game has none must not stop a player's conquests);
         # on equal terms the fewest turns ended; then the closest count (a stack may hide tokens,
         # but an exact match is likelier); then the fewest actions
         turns = sum(isinstance(a, EndTurn) for a in e.actions)
-        return (len(e.remaining) + turns + _conquests_ended(e.actions, hints), turns, slack(e.game), len(e.actions))
+        return (len(e.remaining) + 2 * turns + _conquests_ended(e.actions, hints), turns, slack(e.game), len(e.actions))
 
     def slack(g: Game) -> int:
         """How far the counts are from the sight: tokens under stacks, and tokens seen beyond the

@@ -347,6 +347,8 @@ class Follower:
         for kept, amended in ((self.redeploys, lambda g, i, race: amended_redeploy(g, i, race, seen, skip)),
                               (self.heroes, lambda g, i, race: amended_heroes(g, i, race, seen, heroes_before, skip))):
             for race, index in kept.items():
+                if kept is self.heroes and _placing_now(trial, race):
+                    continue  # the Heroes move as the race's turn ends: the end of the step takes them
                 action = amended(trial, index, race)
                 if action is None:
                     continue
@@ -409,6 +411,13 @@ class Follower:
         return out
 
 
+def _placing_now(game: Game, race: str) -> bool:
+    """Whether ``race`` is the active race of the player at play, during the conquests or the
+    redeployment: the markers it places may be moving."""
+    return not game.finished and game.current_player >= 0 and game.phase in ("conquest", "redeployment") \
+        and game.tribes[race] is game.active_tribe(game.turn.player)
+
+
 def _placing(game: Game, d: Difference, seen: View) -> bool:
     """A marker a race places on its own regions (Heroes, Encampments, a Fortress), seen where the
     game has none: no alert during the turn of the player who places it (the end of the step takes
@@ -417,8 +426,7 @@ def _placing(game: Game, d: Difference, seen: View) -> bool:
     tribe = game.tribes.get(game.regions[d.region].race or "")
     if tribe is None or d.seen <= d.expected or d.label not in tribe.race.markers_placed + tribe.power.markers_placed:
         return False
-    if not game.finished and game.current_player >= 0 and game.phase in ("conquest", "redeployment") \
-            and tribe is game.active_tribe(game.turn.player):
+    if _placing_now(game, tribe.name):
         return True
     held = game.regions_of(tribe.name)
     return sum(seen.get(r, {}).get(d.label, 0) for r in held) <= sum(game.regions[r].marker(d.label) for r in held)
