@@ -45,8 +45,8 @@ def search(game: Game, seen: View, skip: set[int], hints: Hints,
     def score(e: Explanation):
         # fewest differences left, where ending a turn the table did not end counts as two (neither a
         # single misread nor one token put on an occupied region, which is two differences, may move
-        # the game on by a turn), and ending the conquests of a turn counts as one
-        # that goes on (a Hero seen where the game has none must not stop a player's conquests);
+        # the game on by a turn), and ending the conquests of a turn that goes on counts as one (a
+        # Hero seen where the game has none must not stop a player's conquests);
         # on equal terms the fewest turns ended; then the closest count (a stack may hide tokens,
         # but an exact match is likelier); then the fewest actions
         turns = sum(isinstance(a, EndTurn) for a in e.actions)
