@@ -295,6 +295,32 @@ def amended_heroes(g: Game, index: int, race: str, seen: View, before: View | No
     return Heroes(tuple(sorted(regions[:len(placed)])))
 
 
+def amended_resettle(g: Game, index: int, race: str, after: dict[int, int], seen: View,
+                     skip: set[int]) -> Resettle | None:
+    """The resettlement at ``index`` corrected by a later sight: a region of the race shows more tokens
+    than it holds (the rest lay under a stack), while nothing has touched the race since (``after``:
+    its counts right after the resettlement). Tokens come from the regions it added the most to."""
+    action = g.history[index] if index < len(g.history) else None
+    if not isinstance(action, Resettle):
+        return None
+    adds = dict(action.tokens)
+    label = race_label(g, race)
+    low = {r: (1 if r in skip else max(1, seen.get(r, {}).get(label, 0))) for r in after}
+    need = {r: low[r] - n for r, n in after.items() if low[r] > n}
+    spare = {r: min(adds.get(r, 0), n - low[r]) for r, n in after.items() if n > low[r] and adds.get(r, 0)}
+    if not need or sum(need.values()) > sum(spare.values()):
+        return None
+    for r, n in need.items():
+        adds[r] = adds.get(r, 0) + n
+        while n:
+            donor = max(spare, key=lambda d: (spare[d], -d))
+            take = min(n, spare[donor])
+            adds[donor] -= take
+            spare[donor] -= take
+            n -= take
+    return Resettle(action.race, placement(adds), action.encampments)
+
+
 def failed_attempts(g: Game, seen: View) -> list[int]:
     """Regions whose defenders the game may count too many: this turn's final conquest attempt failed
     in the game while the camera shows the attacker on its region (the die face was enough on the

@@ -14,8 +14,8 @@ from ..rules.actions import (Abandon, Action, Attempt, Conquer, EndTurn, Fortify
                              Roll)
 from ..rules.errors import IllegalAction
 from ..rules.game import Game
-from .explain import (Explanation, Hints, amended_heroes, amended_redeploy, failed_attempts, guess_redeploy,
-                      lighter_defence, markers, occupied, resettlement, search)
+from .explain import (Explanation, Hints, amended_heroes, amended_redeploy, amended_resettle, failed_attempts,
+                      guess_redeploy, lighter_defence, markers, occupied, resettlement, search)
 from .view import Difference, View, differences, expected_view, label_race, race_label, unseen_tokens
 
 
@@ -102,6 +102,8 @@ class Follower:
         self.unseen: dict[str, int] = {}
         self.redeploys: dict[str, int] = {}  # race -> index of its last redeployment in the history
         self.heroes: dict[str, int] = {}  # race -> index of its last placement of Heroes
+        # race -> (index of its last resettlement, its regions and counts right after it)
+        self.resettles: dict[str, tuple[int, dict[int, int]]] = {}
         self.hero_sightings: set[int] = set()  # regions read with a Hero the game does not put there
         # region -> what the game held there when the camera last read it so (see ``_unconfirmed``)
         self.confirmed: dict[int, tuple] = {}
@@ -282,7 +284,7 @@ class Follower:
 
     def _used(self, actions: list[Action], game: Game) -> None:
         """Forget the inputs these actions used; remember where each redeployment stands in the history."""
-        if any(isinstance(a, (Redeploy, Heroes)) for a in actions):
+        if any(isinstance(a, (Redeploy, Heroes, Resettle)) for a in actions):
             g = game.copy()
             for action in actions:
                 if isinstance(action, (Redeploy, Heroes)):
@@ -292,7 +294,10 @@ class Follower:
                         (self.redeploys if isinstance(action, Redeploy) else self.heroes)[tribe.name] = len(g.history)
                 if g.explain(action) is not None:
                     break
+                index = len(g.history)
                 g.apply(action)
+                if isinstance(action, Resettle):
+                    self.resettles[action.race] = (index, _holding(g, action.race))
         if any(isinstance(a, Roll) for a in actions):
             self.hints.die = None
             self.hints.target = None
@@ -339,7 +344,7 @@ class Follower:
                     skip: set[int]) -> list[tuple[int, Action]]:
         """Redeployments and Heroes this sight shows better than the game holds them (see
         ``amended_redeploy``, ``amended_heroes``), each one checked after the ones before it."""
-        for kept in (self.redeploys, self.heroes):
+        for kept in (self.redeploys, self.heroes, self.resettles):
             for race in [race for race in kept if race not in game.tribes]:
                 del kept[race]
         out = []
@@ -359,6 +364,20 @@ class Follower:
                     continue
                 trial = attempt
                 out.append((index, action))
+        for race, (index, after) in list(self.resettles.items()):
+            if _holding(trial, race) != after:
+                continue  # touched since: conquered, readied, moved
+            action = amended_resettle(trial, index, race, after, seen, skip)
+            if action is None:
+                continue
+            attempt = trial.copy()
+            try:
+                attempt.replace(index, action)
+            except IllegalAction:
+                continue
+            trial = attempt
+            self.resettles[race] = (index, _holding(trial, race))
+            out.append((index, action))
         return out
 
     def _changed(self, region: int) -> bool:
@@ -409,6 +428,10 @@ class Follower:
             else:
                 del self.accepted[region]
         return out
+
+
+def _holding(game: Game, race: str) -> dict[int, int]:
+    return {r: game.regions[r].tokens for r in game.regions_of(race)}
 
 
 def _placing_now(game: Game, race: str) -> bool:

@@ -285,3 +285,19 @@ def test_a_die_face_kept_in_one_turn_is_not_used_in_the_next():
     assert f.die(g, 3).actions == [] and f.hints.die == 3  # no attempt the camera saw: the face is kept
     act(g, *[a.notation() for a in f.confirm(g).actions])  # the turn ends
     assert f.hints.die is None
+
+
+def test_a_resettled_token_first_hidden_under_a_stack_moves_in_the_record_when_it_shows():
+    g = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9", "conquer 10",
+            "redeploy 4:2 9:5 10:5", "end", "pick humans", "conquer 3", "conquer 4", "redeploy 3:4 4:5", "end")
+    f = Follower()
+    seen = expected_view(g)  # the Ratmen's one token back under a stack: the camera guesses region 9
+    assert f.see(g, seen).actions == []
+    act(g, *[a.notation() for a in f.confirm(g).actions])  # the table ends the step
+    index = next(k for k, a in enumerate(g.history) if a.notation().startswith("resettle"))
+    assert g.history[index].notation() == "resettle ratmen 9:1"
+    seen = {**expected_view(g), 9: {"ratmen": 5}, 10: {"ratmen": 6}}  # a later sight: six on region 10
+    out = f.see(g, seen)
+    assert [(i, a.notation()) for i, a in out.amend] == [(index, "resettle ratmen 10:1")]
+    g.replace(index, out.amend[0][1])
+    assert f.see(g, seen).amend == []  # once
