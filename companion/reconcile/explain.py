@@ -274,8 +274,9 @@ def amended_redeploy(g: Game, index: int, race: str, seen: View, skip: set[int])
 def amended_heroes(g: Game, index: int, race: str, seen: View, before: View | None,
                    skip: set[int]) -> Heroes | None:
     """The Heroes placed at ``index`` corrected by later sights: the camera now shows a Hero, and has
-    shown one before (``before``: the regions read so), on a region of the race where the game has none (it lay under a stack when the
-    Heroes were placed). Heroes not seen stay where the game has them if tokens there may hide them."""
+    shown one before (``before``: the regions read so), on a region of the race where the game has
+    none (it lay under a stack when the Heroes were placed). Heroes not seen stay where the game has
+    them if tokens there may hide them."""
     if index >= len(g.history) or not isinstance(g.history[index], Heroes) or before is None:
         return None
     placed = list(g.history[index].regions)

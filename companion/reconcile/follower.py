@@ -136,7 +136,8 @@ class Follower:
             self.question = None
             self._remember_unseen(game, _trusting(game, seen, unsure), [])
             self._confirm(game, seen, hidden, [])
-            return Outcome(alerts=list(self.alerts.values()), amend=self._amendments(game, seen, heroes_before, hidden | unsure))
+            return Outcome(alerts=list(self.alerts.values()),
+                           amend=self._amendments(game, seen, heroes_before, hidden | unsure))
         found = search(game, seen, hidden | unsure, self.hints, self.unseen)
         if len(found) > 1 and found[0].actions and not found[0].remaining:
             return self._ask(found)
