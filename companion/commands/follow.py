@@ -94,12 +94,12 @@ def run(args) -> int:
 
     def take(out, where: str) -> None:
         nonlocal flags
+        for number, action in out.amend:  # earlier actions seen better first, then the new ones
+            was = game.replace(number, action)
+            print(f"{where}: amended action {number + 1}: {was.notation()} -> {action.notation()}")
         for action in out.actions:
             game.apply(action)
             print(f"{where}: {action.notation()}")
-        for number, action in out.amend:
-            was = game.replace(number, action)
-            print(f"{where}: amended action {number + 1}: {was.notation()} -> {action.notation()}")
         for alert in out.raised:
             flags += 1
             who = f" ({alert.player})" if alert.player else ""

@@ -344,20 +344,30 @@ def failed_attempts(g: Game, seen: View) -> list[int]:
 
 
 def lighter_defence(g: Game, index: int, race: str, region: int, floor: int):
-    """The redeployment at ``index`` with fewer tokens on ``region`` (never under ``floor``, what the
-    camera last read there), the rest on the race's biggest stack: one candidate per count, fewest
-    moved first."""
-    if index >= len(g.history) or not isinstance(g.history[index], Redeploy):
+    """The redeployment or resettlement at ``index`` with fewer tokens on ``region`` (never under
+    ``floor``, what the camera last read there, nor under one), the rest on the race's biggest
+    stack: one candidate per count, fewest moved first."""
+    action = g.history[index] if index < len(g.history) else None
+    if not isinstance(action, (Redeploy, Resettle)):
         return
-    action = g.history[index]
     given = dict(action.tokens)
-    others = [r for r in given if r != region]
-    if region not in given or not others:
+    if isinstance(action, Resettle):  # the tokens added: the region keeps what it held before
+        now = {r: g.regions[r].tokens for r in g.regions_of(race)}
+        most = min(given.get(region, 0), now.get(region, 0) - max(1, floor))
+        others = [r for r in now if r != region]
+        to = max(others, key=lambda r: (now[r], -r)) if others else None
+    else:
+        most = given.get(region, 0) - max(1, floor)
+        others = [r for r in given if r != region]
+        to = max(others, key=lambda r: (given[r], -r)) if others else None
+    if to is None:
         return
-    to = max(others, key=lambda r: (given[r], -r))
-    for moved in range(1, given[region] - max(1, floor) + 1):
-        counts = {**given, region: given[region] - moved, to: given[to] + moved}
-        yield Redeploy(placement(counts), action.race)
+    for moved in range(1, most + 1):
+        counts = {**given, region: given[region] - moved, to: given.get(to, 0) + moved}
+        if isinstance(action, Resettle):
+            yield Resettle(action.race, placement(counts), action.encampments)
+        else:
+            yield Redeploy(placement(counts), action.race)
 
 
 def resettlement(g: Game, tribe, seen: View, unknown: set[int] = frozenset()) -> Resettle | None:

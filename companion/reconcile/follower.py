@@ -60,7 +60,7 @@ class Outcome:
     raised: list[Alert] = field(default_factory=list)  # the ones new in this step
     question: Question | None = None
     note: str = ""
-    # earlier actions corrected by this sight, (index in the history, action), applied after ``actions``
+    # earlier actions corrected by this sight, (index in the history, action), applied before ``actions``
     amend: list[tuple[int, Action]] = field(default_factory=list)
 
     @property
@@ -138,6 +138,12 @@ class Follower:
             self._confirm(game, seen, hidden, [])
             return Outcome(alerts=list(self.alerts.values()),
                            amend=self._amendments(game, seen, heroes_before, hidden | unsure))
+        before_amends = game
+        first = self._lighter_for_conquests(game, seen, previous, hidden | unsure)
+        if first:  # a conquest the game finds too costly: the defenders were fewer, some lay elsewhere
+            game = game.copy()
+            for index, action in first:
+                game.replace(index, action)
         found = search(game, seen, hidden | unsure, self.hints, self.unseen)
         if len(found) > 1 and found[0].actions and not found[0].remaining:
             return self._ask(found)
@@ -162,10 +168,12 @@ class Follower:
                 trial.replace(index, action)
             was = {(d.region, d.label) for d in best.remaining}
             left = [d for d in differences(trial, seen, hidden | unsure, self.unseen) if (d.region, d.label) in was]
-            if not best.remaining or len(left) < len(best.remaining):
+            if (not best.remaining or len(left) < len(best.remaining)) \
+                    and _applies(before_amends, first + amend, best.actions):
                 best = Explanation(best.actions, trial, left)
             else:
                 amend = []
+        amend = first + amend
         self._remember_unseen(best.game, _trusting(best.game, seen, unsure), best.remaining)
         # an alert stands while its region shows the same problem; raised once, however the counts
         # under a stack flicker from one sight to the next
@@ -305,6 +313,33 @@ class Follower:
         if any(isinstance(a, EndTurn) for a in actions):  # a die face or a target kept is for one turn only
             self.hints = Hints()
 
+    def _lighter_for_conquests(self, game: Game, seen: View, previous: View,
+                               skip: set[int]) -> list[tuple[int, Action]]:
+        """A race of the player at play seen on a region the game says it has too few tokens to
+        conquer: the defenders' last redeployment or resettlement with fewer tokens there (never
+        fewer than the camera last read there), the first that makes the conquest legal."""
+        labels = _playing_labels(game)
+        for d in differences(game, seen, skip, self.unseen):
+            held = game.regions[d.region].race
+            if d.label not in labels or d.seen <= d.expected or not held or held not in game.tribes:
+                continue
+            reason = game.explain(Conquer(d.region))
+            if reason is None or reason.code != "too-few-tokens":
+                continue
+            floor = previous.get(d.region, {}).get(race_label(game, held), 0)
+            for index in (self.redeploys.get(held), self.resettles.get(held, (None,))[0]):
+                if index is None:
+                    continue
+                for action in lighter_defence(game, index, held, d.region, floor):
+                    trial = game.copy()
+                    try:
+                        trial.replace(index, action)
+                    except IllegalAction:
+                        continue
+                    if trial.explain(Conquer(d.region)) is None:
+                        return [(index, action)]
+        return []
+
     def _lighter_defences(self, best: Explanation, seen: View, previous: View,
                           skip: set[int]) -> list[tuple[int, Action]]:
         """A final attempt that failed in the game but not on the table: the defenders' redeployment
@@ -429,6 +464,17 @@ class Follower:
             else:
                 del self.accepted[region]
         return out
+
+
+def _applies(game: Game, amend: list[tuple[int, Action]], actions: list[Action]) -> bool:
+    """Whether the amendments, then the actions, all fit ``game`` (the order the owner applies them)."""
+    g = game.copy()
+    try:
+        for index, action in amend:
+            g.replace(index, action)
+    except IllegalAction:
+        return False
+    return _legal_in_turn(g, actions)
 
 
 def _holding(game: Game, race: str) -> dict[int, int]:

@@ -296,12 +296,12 @@ class GameOwner:
     def _camera(self, out, source: str, sentence: str = "") -> Outcome:
         """Apply what reconciliation explained (each action stored before it is shown); keep its alerts
         and its question on the table screen."""
+        for seq, action in out.amend:  # earlier actions the camera now sees better, then the new ones
+            self._amend(seq, action, source)
         for action in out.actions:
             if self.game.explain(action) is not None:
                 break
             self._accept(action, source)
-        for seq, action in out.amend:
-            self._amend(seq, action, source)
         kept = [a for a in self._alerts if a.get("source") != "camera"]
         standing = {(a.get("region"), a["code"]): a for a in self._alerts if a.get("source") == "camera"}
         for alert in out.alerts:

@@ -69,10 +69,10 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
                 before_sight(ours, f)
             sight = seen_of(live)
             out = f.observe(ours, sight) if hasattr(sight, "regions") else f.see(ours, sight)
+        for index, a in out.amend:  # earlier actions seen better first, then the new ones
+            ours.replace(index, a)
         for a in out.actions:
             ours.apply(a)
-        for index, a in out.amend:
-            ours.replace(index, a)
         run.amended += len(out.amend)
         run.alerts += out.raised
         if table_reacts and out.raised:

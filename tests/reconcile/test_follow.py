@@ -301,3 +301,23 @@ def test_a_resettled_token_first_hidden_under_a_stack_moves_in_the_record_when_i
     assert [(i, a.notation()) for i, a in out.amend] == [(index, "resettle ratmen 10:1")]
     g.replace(index, out.amend[0][1])
     assert f.see(g, seen).amend == []  # once
+
+
+def test_a_conquest_the_game_finds_too_costly_corrects_the_defenders_redeployment_first():
+    g = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9")
+    f = Follower()
+    seen = expected_view(g)
+    seen[4], seen[9] = {"ratmen": 7}, {"ratmen": 4}  # one more under the stack on 9: the camera guesses 4
+    f.see(g, seen)
+    act(g, *[a.notation() for a in f.confirm(g).actions])
+    index = next(k for k, a in enumerate(g.history) if a.notation() == "redeploy 4:8 9:4")
+    act(g, "pick humans")
+    seen = {**expected_view(g), 4: {"ratmen": 7}, 9: {"ratmen": 4}}
+    f.see(g, seen)
+    out = f.see(g, {**seen, 4: {"humans": 9}})  # 9 Humans take region 4: 2 + 7 Ratmen, not 2 + 8
+    assert [(i, a.notation()) for i, a in out.amend] == [(index, "redeploy 4:7 9:5")]
+    assert [a.notation() for a in out.actions] == ["conquer 4"] and out.raised == []
+    g.replace(index, out.amend[0][1])
+    act(g, "conquer 4")
+    out = f.see(g, {**expected_view(g), 9: {"humans": 1}})  # no lighter defence makes this one legal
+    assert [a.code for a in out.raised] == ["no-tokens"] and out.amend == [] and out.actions == []
