@@ -317,7 +317,9 @@ class Follower:
                                skip: set[int]) -> list[tuple[int, Action]]:
         """A race of the player at play seen on a region the game says it has too few tokens to
         conquer: the defenders' last redeployment or resettlement with fewer tokens there (never
-        fewer than the camera last read there), the first that makes the conquest legal."""
+        fewer than the camera last read there), the first that makes the conquest legal, when the
+        camera sees the tokens it takes (one may hide under another): a token or two put on a
+        strong region stays an illegal move."""
         labels = _playing_labels(game)
         for d in differences(game, seen, skip, self.unseen):
             held = game.regions[d.region].race
@@ -336,7 +338,7 @@ class Follower:
                         trial.replace(index, action)
                     except IllegalAction:
                         continue
-                    if trial.explain(Conquer(d.region)) is None:
+                    if trial.explain(Conquer(d.region)) is None and d.seen >= _placed(trial, d.region) - 1:
                         return [(index, action)]
         return []
 
@@ -475,6 +477,13 @@ def _applies(game: Game, amend: list[tuple[int, Action]], actions: list[Action])
     except IllegalAction:
         return False
     return _legal_in_turn(g, actions)
+
+
+def _placed(game: Game, region: int) -> int:
+    """The tokens a legal conquest of ``region`` puts there."""
+    g = game.copy()
+    g.apply(Conquer(region))
+    return g.regions[region].tokens
 
 
 def _holding(game: Game, race: str) -> dict[int, int]:

@@ -321,3 +321,16 @@ def test_a_conquest_the_game_finds_too_costly_corrects_the_defenders_redeploymen
     act(g, "conquer 4")
     out = f.see(g, {**expected_view(g), 9: {"humans": 1}})  # no lighter defence makes this one legal
     assert [a.code for a in out.raised] == ["no-tokens"] and out.amend == [] and out.actions == []
+
+
+def test_one_token_put_on_a_strong_region_is_not_taken_for_a_conquest_hidden_by_a_stack():
+    g = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9")
+    f = Follower()
+    seen = expected_view(g)
+    seen[4], seen[9] = {"ratmen": 7}, {"ratmen": 4}
+    f.see(g, seen)
+    act(g, *[a.notation() for a in f.confirm(g).actions], "pick humans")
+    seen = {**expected_view(g), 4: {"ratmen": 7}, 9: {"ratmen": 4}}
+    f.see(g, seen)
+    out = f.see(g, {**seen, 4: {"humans": 1}})  # a lighter defence would make it legal, but one Human shows
+    assert [a.code for a in out.raised] == ["too-few-tokens"] and out.amend == [] and out.actions == []
