@@ -259,36 +259,27 @@ def amended_redeploy(g: Game, index: int, race: str, seen: View, skip: set[int])
     spare = {r: n - low[r] for r, n in given.items() if n > low[r]}
     if sum(need.values()) > sum(spare.values()):
         return None
-    counts = dict(given)
-    for r, n in need.items():
-        counts[r] += n
-        while n:
-            donor = max(spare, key=lambda d: (spare[d], -d))
-            take = min(n, spare[donor])
-            counts[donor] -= take
-            spare[donor] -= take
-            n -= take
-    return Redeploy(placement(counts), action.race)
+    return Redeploy(placement(_moved(given, need, spare)), action.race)
 
 
-def amended_heroes(g: Game, index: int, race: str, seen: View, before: View | None,
+def amended_heroes(g: Game, index: int, race: str, seen: View, before: set[int],
                    skip: set[int]) -> Heroes | None:
     """The Heroes placed at ``index`` corrected by later sights: the camera now shows a Hero, and has
     shown one before (``before``: the regions read so), on a region of the race where the game has
     none (it lay under a stack when the Heroes were placed). Heroes not seen stay where the game has
     them if tokens there may hide them."""
-    if index >= len(g.history) or not isinstance(g.history[index], Heroes) or before is None:
+    if index >= len(g.history) or not isinstance(g.history[index], Heroes):
         return None
     placed = list(g.history[index].regions)
     held = set(g.regions_of(race))
 
-    def shows(view: View, r: int) -> bool:
-        return bool(view.get(r, {}).get(pieces.HERO))
+    def shows(r: int) -> bool:
+        return bool(seen.get(r, {}).get(pieces.HERO))
 
-    new = sorted(r for r in held - set(placed) - skip if shows(seen, r) and shows(before, r))
+    new = sorted(r for r in held - set(placed) - skip if shows(r) and r in before)
     if not new or len(new) > len(placed):
         return None
-    kept = [r for r in placed if r in skip or shows(seen, r)]
+    kept = [r for r in placed if r in skip or shows(r)]
     hidden = [r for r in placed if r not in kept and r in held and seen.get(r)]
     regions = kept + new + hidden
     if len(regions) < len(placed):
@@ -311,15 +302,22 @@ def amended_resettle(g: Game, index: int, race: str, after: dict[int, int], seen
     spare = {r: min(adds.get(r, 0), n - low[r]) for r, n in after.items() if n > low[r] and adds.get(r, 0)}
     if not need or sum(need.values()) > sum(spare.values()):
         return None
+    return Resettle(action.race, placement(_moved(adds, need, spare)), action.encampments)
+
+
+def _moved(counts: dict[int, int], need: dict[int, int], spare: dict[int, int]) -> dict[int, int]:
+    """``counts`` with ``need`` tokens more on each region, taken from the regions with the most to
+    ``spare`` (there are enough)."""
+    counts, spare = dict(counts), dict(spare)
     for r, n in need.items():
-        adds[r] = adds.get(r, 0) + n
+        counts[r] = counts.get(r, 0) + n
         while n:
             donor = max(spare, key=lambda d: (spare[d], -d))
             take = min(n, spare[donor])
-            adds[donor] -= take
+            counts[donor] -= take
             spare[donor] -= take
             n -= take
-    return Resettle(action.race, placement(adds), action.encampments)
+    return counts
 
 
 def failed_attempts(g: Game, seen: View) -> list[int]:

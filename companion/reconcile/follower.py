@@ -124,7 +124,7 @@ class Follower:
         seen = self._with_accepted(game, seen)
         hidden = set(hidden)
         previous = dict(self.readings)
-        heroes_before = {rid: {pieces.HERO: 1} for rid in self.hero_sightings}
+        heroes_before = set(self.hero_sightings)
         self._sight_heroes(game, seen, hidden | set(unsure))
         self.readings.update({rid: labels for rid, labels in seen.items() if rid not in hidden})
         unsure = set(unsure) | self._unconfirmed(game, seen, hidden)
@@ -141,9 +141,7 @@ class Follower:
         before_amends = game
         first = self._lighter_for_conquests(game, seen, previous, hidden | unsure)
         if first:  # a conquest the game finds too costly: the defenders were fewer, some lay elsewhere
-            game = game.copy()
-            for index, action in first:
-                game.replace(index, action)
+            game = _replaced(game, first)
         found = search(game, seen, hidden | unsure, self.hints, self.unseen)
         if len(found) > 1 and found[0].actions and not found[0].remaining:
             return self._ask(found)
@@ -163,13 +161,12 @@ class Follower:
         if best.remaining and not amend:
             amend = self._lighter_defences(best, seen, previous, hidden | unsure)
         if amend:  # with differences left, taken only if it explains some of them
-            trial = best.game.copy()
-            for index, action in amend:
-                trial.replace(index, action)
+            trial = _replaced(best.game, amend)
             was = {(d.region, d.label) for d in best.remaining}
             left = [d for d in differences(trial, seen, hidden | unsure, self.unseen) if (d.region, d.label) in was]
             if (not best.remaining or len(left) < len(best.remaining)) \
-                    and _applies(before_amends, first + amend, best.actions):
+                    and (checked := _replaced(before_amends, first + amend)) is not None \
+                    and _legal_in_turn(checked, best.actions):
                 best = Explanation(best.actions, trial, left)
             else:
                 amend = []
@@ -333,12 +330,9 @@ class Follower:
                 if index is None:
                     continue
                 for action in lighter_defence(game, index, held, d.region, floor):
-                    trial = game.copy()
-                    try:
-                        trial.replace(index, action)
-                    except IllegalAction:
-                        continue
-                    if trial.explain(Conquer(d.region)) is None and d.seen >= _placed(trial, d.region) - 1:
+                    trial = _replaced(game, [(index, action)])
+                    if trial is not None and trial.explain(Conquer(d.region)) is None \
+                            and d.seen >= _placed(trial, d.region) - 1:
                         return [(index, action)]
         return []
 
@@ -358,12 +352,8 @@ class Follower:
                 # what the camera last read there is a floor, before the conquest; after it, one token
                 floor = previous.get(region, {}).get(race_label(best.game, race), 0) if k == 0 else 1
                 for action in lighter_defence(best.game, index, race, region, floor):
-                    trial = best.game.copy()
-                    try:
-                        trial.replace(index, action)
-                    except IllegalAction:
-                        continue
-                    if len(differences(trial, seen, skip, self.unseen)) < left:
+                    trial = _replaced(best.game, [(index, action)])
+                    if trial is not None and len(differences(trial, seen, skip, self.unseen)) < left:
                         return [(index, action)]
         return []
 
@@ -378,7 +368,7 @@ class Follower:
             elif game.regions[rid].marker(pieces.HERO) or not occupied(seen, rid):
                 self.hero_sightings.discard(rid)  # a Hero hides under the tokens of a region, not on an empty one
 
-    def _amendments(self, game: Game, seen: View, heroes_before: View,
+    def _amendments(self, game: Game, seen: View, heroes_before: set[int],
                     skip: set[int]) -> list[tuple[int, Action]]:
         """Redeployments and Heroes this sight shows better than the game holds them (see
         ``amended_redeploy``, ``amended_heroes``), each one checked after the ones before it."""
@@ -387,35 +377,23 @@ class Follower:
                 del kept[race]
         out = []
         trial = game
-        for kept, amended in ((self.redeploys, lambda g, i, race: amended_redeploy(g, i, race, seen, skip)),
-                              (self.heroes, lambda g, i, race: amended_heroes(g, i, race, seen, heroes_before, skip))):
-            for race, index in kept.items():
-                if kept is self.heroes and _placing_now(trial, race):
-                    continue  # the Heroes move as the race's turn ends: the end of the step takes them
-                action = amended(trial, index, race)
-                if action is None:
-                    continue
-                attempt = trial.copy()
-                try:
-                    attempt.replace(index, action)
-                except IllegalAction:
-                    continue
+
+        def take(index: int, action: Action | None) -> bool:
+            nonlocal trial
+            attempt = _replaced(trial, [(index, action)]) if action is not None else None
+            if attempt is not None:
                 trial = attempt
                 out.append((index, action))
+            return attempt is not None
+
+        for race, index in self.redeploys.items():
+            take(index, amended_redeploy(trial, index, race, seen, skip))
+        for race, index in self.heroes.items():
+            if not _placing_now(trial, race):  # the Heroes move as the race's turn ends: the end of the step takes them
+                take(index, amended_heroes(trial, index, race, seen, heroes_before, skip))
         for race, (index, after) in list(self.resettles.items()):
-            if _holding(trial, race) != after:
-                continue  # touched since: conquered, readied, moved
-            action = amended_resettle(trial, index, race, after, seen, skip)
-            if action is None:
-                continue
-            attempt = trial.copy()
-            try:
-                attempt.replace(index, action)
-            except IllegalAction:
-                continue
-            trial = attempt
-            self.resettles[race] = (index, _holding(trial, race))
-            out.append((index, action))
+            if _holding(trial, race) == after and take(index, amended_resettle(trial, index, race, after, seen, skip)):
+                self.resettles[race] = (index, _holding(trial, race))  # untouched since, now as amended
         return out
 
     def _changed(self, region: int) -> bool:
@@ -468,15 +446,16 @@ class Follower:
         return out
 
 
-def _applies(game: Game, amend: list[tuple[int, Action]], actions: list[Action]) -> bool:
-    """Whether the amendments, then the actions, all fit ``game`` (the order the owner applies them)."""
+def _replaced(game: Game, amend: list[tuple[int, Action]]) -> Game | None:
+    """A copy of ``game`` with the amendments made (each replayed and checked), ``None`` if one does
+    not fit."""
     g = game.copy()
     try:
         for index, action in amend:
             g.replace(index, action)
     except IllegalAction:
-        return False
-    return _legal_in_turn(g, actions)
+        return None
+    return g
 
 
 def _placed(game: Game, region: int) -> int:

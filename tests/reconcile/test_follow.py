@@ -244,17 +244,26 @@ def test_a_hero_first_hidden_under_a_stack_moves_the_heroes_when_it_shows():
     assert [(i, a.notation()) for i, a in out.amend] == [(placed, "heroes 4 9")]
 
 
-def test_a_final_attempt_that_failed_in_the_game_but_not_on_the_table_corrects_the_defenders_redeployment():
+def ratmen_guessed(on4: int, on9: int, *then: str):
+    """Ratmen on regions 4 and 9, seen with ``on4`` and ``on9`` tokens at the end of their turn (a
+    token under a stack: the camera guesses the biggest stack), then the Humans' moves ``then``, the
+    camera seeing the Ratmen the same. Returns the game, the follower, the sight and the index of
+    the Ratmen's redeployment."""
     g = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9")
     f = Follower()
-    seen = expected_view(g)
-    seen[4], seen[9] = {"ratmen": 6}, {"ratmen": 5}  # one more under the stack on 9: the camera guesses 4
-    f.see(g, seen)
+    f.see(g, {**expected_view(g), 4: {"ratmen": on4}, 9: {"ratmen": on9}})
     act(g, *[a.notation() for a in f.confirm(g).actions])
-    index = next(k for k, a in enumerate(g.history) if a.notation() == "redeploy 4:7 9:5")
-    act(g, "pick humans", "conquer 3")
-    seen = {**expected_view(g), 4: {"ratmen": 6}, 9: {"ratmen": 5}}
+    index = next(k for k, a in enumerate(g.history) if a.notation().startswith("redeploy"))
+    act(g, *then)
+    seen = {**expected_view(g), 4: {"ratmen": on4}, 9: {"ratmen": on9}}
     f.see(g, seen)
+    return g, f, seen, index
+
+
+def test_a_final_attempt_that_failed_in_the_game_but_not_on_the_table_corrects_the_defenders_redeployment():
+    # one more under the stack on 9: the camera guesses 4
+    g, f, seen, index = ratmen_guessed(6, 5, "pick humans", "conquer 3")
+    assert g.history[index].notation() == "redeploy 4:7 9:5"
     f.declare(g, 4)
     act(g, *[a.notation() for a in f.die(g, 2).actions])
     assert g.regions[4].race == "ratmen"  # 6 Humans and a 2 against 7 Ratmen: failed, in the game
@@ -304,16 +313,8 @@ def test_a_resettled_token_first_hidden_under_a_stack_moves_in_the_record_when_i
 
 
 def test_a_conquest_the_game_finds_too_costly_corrects_the_defenders_redeployment_first():
-    g = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9")
-    f = Follower()
-    seen = expected_view(g)
-    seen[4], seen[9] = {"ratmen": 7}, {"ratmen": 4}  # one more under the stack on 9: the camera guesses 4
-    f.see(g, seen)
-    act(g, *[a.notation() for a in f.confirm(g).actions])
-    index = next(k for k, a in enumerate(g.history) if a.notation() == "redeploy 4:8 9:4")
-    act(g, "pick humans")
-    seen = {**expected_view(g), 4: {"ratmen": 7}, 9: {"ratmen": 4}}
-    f.see(g, seen)
+    g, f, seen, index = ratmen_guessed(7, 4, "pick humans")  # one more under the stack on 9: the camera guesses 4
+    assert g.history[index].notation() == "redeploy 4:8 9:4"
     out = f.see(g, {**seen, 4: {"humans": 9}})  # 9 Humans take region 4: 2 + 7 Ratmen, not 2 + 8
     assert [(i, a.notation()) for i, a in out.amend] == [(index, "redeploy 4:7 9:5")]
     assert [a.notation() for a in out.actions] == ["conquer 4"] and out.raised == []
@@ -324,13 +325,6 @@ def test_a_conquest_the_game_finds_too_costly_corrects_the_defenders_redeploymen
 
 
 def test_one_token_put_on_a_strong_region_is_not_taken_for_a_conquest_hidden_by_a_stack():
-    g = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9")
-    f = Follower()
-    seen = expected_view(g)
-    seen[4], seen[9] = {"ratmen": 7}, {"ratmen": 4}
-    f.see(g, seen)
-    act(g, *[a.notation() for a in f.confirm(g).actions], "pick humans")
-    seen = {**expected_view(g), 4: {"ratmen": 7}, 9: {"ratmen": 4}}
-    f.see(g, seen)
+    g, f, seen, _ = ratmen_guessed(7, 4, "pick humans")
     out = f.see(g, {**seen, 4: {"humans": 1}})  # a lighter defence would make it legal, but one Human shows
     assert [a.code for a in out.raised] == ["too-few-tokens"] and out.amend == [] and out.actions == []
