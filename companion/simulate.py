@@ -3,13 +3,16 @@ from __future__ import annotations
 
 import random
 
-from .rules.actions import Roll
+from .rules.actions import Encamp, EndTurn, Heroes, Roll
 from .rules.game import CHANCE, Game
 from .rules.setup import Setup
 from .shuffle import roll_die
 
 
 KIND_WEIGHTS = {"conquer": 8, "dragon": 2, "convert": 2}
+# placements a table makes once a turn: the rules let a player move them again before the turn
+# ends, but nobody does, and a record of Heroes moved six times is not a game anyone plays
+ONCE_A_TURN = (Heroes, Encamp)
 
 
 def choose(game: Game, rng: random.Random):
@@ -24,6 +27,8 @@ def choose(game: Game, rng: random.Random):
     if rolls and len(rolls) < len(actions) and rng.random() < 0.5:
         return Roll(roll_die(rng))  # Berserk rolls before a conquest: the face is chance, not a choice
     actions = [a for a in actions if not isinstance(a, Roll)] or actions
+    placed = _placed_this_turn(game)
+    actions = [a for a in actions if type(a) not in placed] or actions
     kinds: dict[str, list] = {}
     for a in actions:
         kinds.setdefault(a.act, []).append(a)
@@ -32,6 +37,16 @@ def choose(game: Game, rng: random.Random):
     names = sorted(kinds)
     kind = rng.choices(names, weights=[KIND_WEIGHTS.get(n, 1) for n in names])[0]
     return rng.choice(kinds[kind])
+
+
+def _placed_this_turn(game: Game) -> set[type]:
+    placed = set()
+    for action in reversed(game.history):
+        if isinstance(action, EndTurn):
+            break
+        if isinstance(action, ONCE_A_TURN):
+            placed.add(type(action))
+    return placed
 
 
 def play(setup: Setup, seed: int, max_actions: int = 20000, on_action=None) -> Game:

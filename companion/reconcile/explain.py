@@ -240,10 +240,11 @@ def guess_redeploy(g: Game, tribe, seen: View, race: str | None = None, unknown:
     return Redeploy(placement(counts), race)
 
 
-def amended_redeploy(g: Game, index: int, race: str, seen: View, skip: set[int]) -> Redeploy | None:
-    """The redeployment at ``index`` corrected by a later sight: a region of the race now shows more
-    tokens than it was given (the rest lay under a stack), while nothing has touched the race since.
-    Tokens move from the regions with the most to spare; ``None`` when nothing needs or allows it."""
+def amended_redeploy(g: Game, index: int, race: str, evidence: dict[int, int]) -> Redeploy | None:
+    """The redeployment at ``index`` as the sights since show it, while nothing has touched the race:
+    each region holds at least the most tokens read there (``evidence``), the rest lie on a region
+    never read since, else under the biggest stack read. ``None`` when that is what the game has, or
+    when more were read than there are (a ``count`` alert, not a correction)."""
     if index >= len(g.history) or not isinstance(g.history[index], Redeploy):
         return None
     action = g.history[index]
@@ -251,15 +252,24 @@ def amended_redeploy(g: Game, index: int, race: str, seen: View, skip: set[int])
     if not given or sorted(g.regions_of(race)) != sorted(given) or \
             any(g.regions[r].race != race or g.regions[r].tokens != n for r, n in given.items()):
         return None  # touched since: conquered, declined or moved
-    label = race + ("-decline" if g.tribes[race].in_decline else "")
-    low = {r: (1 if r in skip else max(1, seen.get(r, {}).get(label, 0))) for r in given}
-    need = {r: low[r] - n for r, n in given.items() if low[r] > n}
-    if not need:
+    counts = _as_read(given, {r: 1 for r in given}, evidence)
+    if counts is None or counts == given:
         return None
-    spare = {r: n - low[r] for r, n in given.items() if n > low[r]}
-    if sum(need.values()) > sum(spare.values()):
+    return Redeploy(placement(counts), action.race)
+
+
+def _as_read(given: dict[int, int], least: dict[int, int], evidence: dict[int, int]) -> dict[int, int] | None:
+    """The tokens of ``given`` spread as the sights read them: at least ``least`` and the most read
+    (``evidence``) on each region, the rest on a region never read, else on the biggest stack read
+    (where ``given`` has the most on a tie, so a guess that fits stays). ``None`` if more were read."""
+    counts = {r: max(least[r], evidence.get(r, 0)) for r in given}
+    spare = sum(given.values()) - sum(counts.values())
+    if spare < 0:
         return None
-    return Redeploy(placement(_moved(given, need, spare)), action.race)
+    if spare:
+        hides = max(given, key=lambda r: (r not in evidence, evidence.get(r, 0), given[r], -r))
+        counts[hides] += spare
+    return counts
 
 
 def amended_heroes(g: Game, index: int, race: str, seen: View, before: set[int],
@@ -287,37 +297,21 @@ def amended_heroes(g: Game, index: int, race: str, seen: View, before: set[int],
     return Heroes(tuple(sorted(regions[:len(placed)])))
 
 
-def amended_resettle(g: Game, index: int, race: str, after: dict[int, int], seen: View,
-                     skip: set[int]) -> Resettle | None:
-    """The resettlement at ``index`` corrected by a later sight: a region of the race shows more tokens
-    than it holds (the rest lay under a stack), while nothing has touched the race since (``after``:
-    its counts right after the resettlement). Tokens come from the regions it added the most to."""
+def amended_resettle(g: Game, index: int, race: str, after: dict[int, int],
+                     evidence: dict[int, int]) -> Resettle | None:
+    """The resettlement at ``index`` as the sights since show it, while nothing has touched the race
+    (``after``: its counts right after it): each region keeps what it held before and holds at least
+    the most tokens read there, the rest lie on a region never read, else under the biggest stack."""
     action = g.history[index] if index < len(g.history) else None
     if not isinstance(action, Resettle):
         return None
     adds = dict(action.tokens)
-    label = race_label(g, race)
-    low = {r: (1 if r in skip else max(1, seen.get(r, {}).get(label, 0))) for r in after}
-    need = {r: low[r] - n for r, n in after.items() if low[r] > n}
-    spare = {r: min(adds.get(r, 0), n - low[r]) for r, n in after.items() if n > low[r] and adds.get(r, 0)}
-    if not need or sum(need.values()) > sum(spare.values()):
+    before = {r: n - adds.get(r, 0) for r, n in after.items()}
+    counts = _as_read(after, before, evidence)
+    if counts is None or counts == after:
         return None
-    return Resettle(action.race, placement(_moved(adds, need, spare)), action.encampments)
-
-
-def _moved(counts: dict[int, int], need: dict[int, int], spare: dict[int, int]) -> dict[int, int]:
-    """``counts`` with ``need`` tokens more on each region, taken from the regions with the most to
-    ``spare`` (there are enough)."""
-    counts, spare = dict(counts), dict(spare)
-    for r, n in need.items():
-        counts[r] = counts.get(r, 0) + n
-        while n:
-            donor = max(spare, key=lambda d: (spare[d], -d))
-            take = min(n, spare[donor])
-            counts[donor] -= take
-            spare[donor] -= take
-            n -= take
-    return counts
+    return Resettle(action.race, placement({r: n - before[r] for r, n in counts.items() if n > before[r]}),
+                    action.encampments)
 
 
 def failed_attempts(g: Game, seen: View) -> list[int]:

@@ -16,7 +16,7 @@ from ..rules.errors import IllegalAction
 from ..rules.game import Game
 from .explain import (Explanation, Hints, amended_heroes, amended_redeploy, amended_resettle, failed_attempts,
                       guess_redeploy, lighter_defence, markers, occupied, resettlement, search)
-from .view import Difference, View, differences, expected_view, label_race, race_label, unseen_tokens
+from .view import Difference, View, declined_side, differences, expected_view, label_race, race_label, unseen_tokens
 
 
 # The rulesets whose pieces the camera knows (vision's labels) and whose moves the search proposes.
@@ -104,6 +104,8 @@ class Follower:
         self.heroes: dict[str, int] = {}  # race -> index of its last placement of Heroes
         # race -> (index of its last resettlement, its regions and counts right after it)
         self.resettles: dict[str, tuple[int, dict[int, int]]] = {}
+        # race -> region -> the most tokens read there since its last redeployment or resettlement
+        self.evidence: dict[str, dict[int, int]] = {}
         self.hero_sightings: set[int] = set()  # regions read with a Hero the game does not put there
         # region -> what the game held there when the camera last read it so (see ``_unconfirmed``)
         self.confirmed: dict[int, tuple] = {}
@@ -119,6 +121,7 @@ class Follower:
             unsure: set[int] = frozenset()) -> Outcome:
         """Reconcile a still view of the board with the game. Regions in ``hidden`` are not judged;
         those in ``unsure`` only confirm an explanation found elsewhere, or one that fits them exactly."""
+        seen = declined_side(game, seen)
         if seen != self.last_seen:
             self.before, self.last_seen = self.last_seen, seen
         seen = self._with_accepted(game, seen)
@@ -232,6 +235,7 @@ class Follower:
         if not first.actions and not steps:
             return Outcome(alerts=list(self.alerts.values()), note="nothing to confirm now")
         self._used(first.actions + steps, game)
+        self._gather(g, seen, self.last_unknown)
         self._remember_unseen(g, seen, [])
         self._confirm(g, seen, self.last_unknown, [])  # the redeployment as seen: read right
         return Outcome(actions=first.actions + steps, alerts=first.alerts, raised=first.raised)
@@ -260,7 +264,9 @@ class Follower:
         g.apply(action)
         self._remember_unseen(g, seen, [])
         self._confirm(g, seen, self.last_unknown, [])
-        return self._do(game, [action])
+        out = self._do(game, [action])
+        self._gather(g, seen, self.last_unknown)
+        return out
 
     def answer(self, game: Game, option: int) -> Outcome:
         """The table chose one of the question's explanations."""
@@ -298,12 +304,15 @@ class Follower:
                     tribe = g.tribes.get(race) if race else g.active_tribe(g.turn.player)
                     if tribe is not None:
                         (self.redeploys if isinstance(action, Redeploy) else self.heroes)[tribe.name] = len(g.history)
+                        if isinstance(action, Redeploy):
+                            self.evidence[tribe.name] = {}
                 if g.explain(action) is not None:
                     break
                 index = len(g.history)
                 g.apply(action)
                 if isinstance(action, Resettle):
                     self.resettles[action.race] = (index, _holding(g, action.race))
+                    self.evidence[action.race] = {}
         if any(isinstance(a, Roll) for a in actions):
             self.hints.die = None
             self.hints.target = None
@@ -372,9 +381,10 @@ class Follower:
                     skip: set[int]) -> list[tuple[int, Action]]:
         """Redeployments and Heroes this sight shows better than the game holds them (see
         ``amended_redeploy``, ``amended_heroes``), each one checked after the ones before it."""
-        for kept in (self.redeploys, self.heroes, self.resettles):
+        for kept in (self.redeploys, self.heroes, self.resettles, self.evidence):
             for race in [race for race in kept if race not in game.tribes]:
                 del kept[race]
+        self._gather(game, seen, skip)
         out = []
         trial = game
 
@@ -387,14 +397,22 @@ class Follower:
             return attempt is not None
 
         for race, index in self.redeploys.items():
-            take(index, amended_redeploy(trial, index, race, seen, skip))
+            take(index, amended_redeploy(trial, index, race, self.evidence.get(race, {})))
         for race, index in self.heroes.items():
             if not _placing_now(trial, race):  # the Heroes move as the race's turn ends: the end of the step takes them
                 take(index, amended_heroes(trial, index, race, seen, heroes_before, skip))
         for race, (index, after) in list(self.resettles.items()):
-            if _holding(trial, race) == after and take(index, amended_resettle(trial, index, race, after, seen, skip)):
+            if _holding(trial, race) == after and take(index, amended_resettle(trial, index, race, after, self.evidence.get(race, {}))):
                 self.resettles[race] = (index, _holding(trial, race))  # untouched since, now as amended
         return out
+
+    def _gather(self, game: Game, seen: View, skip: set[int]) -> None:
+        """The most tokens read on each region of a race since its last redeployment or resettlement."""
+        for race, most in self.evidence.items():
+            label = race_label(game, race)
+            for r in game.regions_of(race):
+                if r not in skip and label in seen.get(r, {}):
+                    most[r] = max(most.get(r, 0), seen[r][label])
 
     def _changed(self, region: int) -> bool:
         """Whether the camera's reading of a region changed in the last sight (or was never taken)."""

@@ -47,6 +47,23 @@ def label_race(label: str) -> tuple[str, bool]:
     return label, False
 
 
+def declined_side(game: Game, seen: View) -> View:
+    """The sight with a race's tokens read on their active side turned to the in-decline side when
+    the game has that race in decline: its tokens never turn back, so that reading is a misread
+    of the side (the token's picture is the same race)."""
+    declined = {t.name for t in game.tribes.values() if t.in_decline}
+    if not any(label in declined for labels in seen.values() for label in labels):
+        return seen
+    out: View = {}
+    for rid, labels in seen.items():
+        here: dict[str, int] = {}
+        for label, n in labels.items():
+            label = label + DECLINE if label in declined else label
+            here[label] = here.get(label, 0) + n
+        out[rid] = here
+    return out
+
+
 @dataclass(frozen=True)
 class Difference:
     """One region where what is seen does not fit the game: the label, how many the game has, how many seen."""

@@ -65,16 +65,30 @@ def test_a_redeployment_seen_under_a_stack_is_amended_when_a_later_sight_shows_m
     g = play(game_with("alchemist ratmen", "berserk amazons"), "pick ratmen", "conquer 4", "conquer 9")
     f = Follower()
     seen = expected_view(g)
-    f.last_seen = {**expected_view(g), 4: {"ratmen": 3}, 9: {"ratmen": 1}}  # truly 4:6 9:6: stacks hide
+    f.last_seen = {**expected_view(g), 4: {"ratmen": 3}, 9: {"ratmen": 1}}  # truly 4:3 9:9: stacks hide
     redeploy = f.redeployed(g).actions
     assert [a.notation() for a in redeploy] == ["redeploy 4:11 9:1"]  # the unseen ones on the biggest stack
     play(g, "redeploy 4:11 9:1", "end", "pick amazons")
     later = expected_view(g)
     later[4], later[9] = {"ratmen": 2}, {"ratmen": 6}  # the same tokens, seen from a better angle
     out = f.see(g, later)
-    assert out.alerts == [] and [(i, a.notation()) for i, a in out.amend] == [(3, "redeploy 4:6 9:6")]
+    # at least the most read on each (3 and 6), the rest under the biggest stack read
+    assert out.alerts == [] and [(i, a.notation()) for i, a in out.amend] == [(3, "redeploy 4:3 9:9")]
     g.replace(*out.amend[0])
     assert f.see(g, later).amend == []  # nothing more to correct
+    later[4], later[9] = {"ratmen": 3}, {"ratmen": 5}
+    assert f.see(g, later).amend == []  # the most read on each still fits: no flicker
+
+
+def test_tokens_put_on_a_region_the_camera_could_not_read_move_when_it_reads_fewer():
+    g = play(game_with("alchemist ratmen", "berserk amazons"), "pick ratmen", "conquer 4", "conquer 9")
+    f = Follower()
+    f.observe(g, observation({**expected_view(g), 4: {"ratmen": 5}, 9: {}}, {9: 0.05}))  # a glare on 9
+    redeploy = f.redeployed(g).actions
+    assert [a.notation() for a in redeploy] == ["redeploy 4:5 9:7"]
+    play(g, "redeploy 4:5 9:7", "end", "pick amazons")
+    out = f.see(g, {**expected_view(g), 4: {"ratmen": 5}, 9: {"ratmen": 1}})  # 9 read: one token
+    assert [(i, a.notation()) for i, a in out.amend] == [(3, "redeploy 4:11 9:1")]
 
 
 def test_a_redeployment_touched_since_is_not_amended():
@@ -159,3 +173,16 @@ def test_the_player_at_play_seen_next_to_the_defenders_is_no_conquest_yet():
     assert out.actions == [] and out.raised == []
     seen[4] = {"humans": 1}  # the Ratmen are gone: an illegal conquest, flagged
     assert [a.code for a in f.see(g, seen).raised] == ["too-few-tokens"]
+
+
+def test_a_race_in_decline_read_on_its_active_side_is_still_that_race():
+    g = play(game_with("alchemist ratmen", "swamp humans", "hill elves"), "pick ratmen", "conquer 4",
+             "redeploy 4:12", "end", "pick humans", "redeploy -", "end", "decline", "redeploy -", "end")
+    f = Follower()
+    assert f.observe(g, observation(expected_view(g))).in_sync
+    # a Ratmen token put on region 9: vision, unsure, reads the side that is no longer in play
+    out = f.observe(g, observation({**expected_view(g), 9: {"ratmen": 1}}, {9: 0.01}))
+    assert [(a.code, a.region) for a in out.raised] == [("race-in-decline", 9)] and out.actions == []
+    seen = expected_view(g)
+    seen[4] = {"ratmen": 1}  # the standing in-decline token, read on its other side: nothing moved
+    assert f.observe(g, observation(seen, {4: 0.01})).alerts == []
