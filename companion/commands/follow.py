@@ -94,6 +94,9 @@ def run(args) -> int:
 
     def take(out, where: str) -> None:
         nonlocal flags
+        for number, action in out.missed:  # actions missed then, seen now: into the past
+            game.insert(number, action)
+            print(f"{where}: missed before action {number + 1}: {action.notation()}")
         for number, action in out.amend:  # earlier actions seen better first, then the new ones
             was = game.replace(number, action)
             print(f"{where}: amended action {number + 1}: {was.notation()} -> {action.notation()}")

@@ -62,6 +62,8 @@ class Outcome:
     note: str = ""
     # earlier actions corrected by this sight, (index in the history, action), applied before ``actions``
     amend: list[tuple[int, Action]] = field(default_factory=list)
+    # actions the camera missed then, put into the history before the one at index: applied first
+    missed: list[tuple[int, Action]] = field(default_factory=list)
 
     @property
     def in_sync(self) -> bool:
@@ -106,7 +108,8 @@ class Follower:
         self.resettles: dict[str, tuple[int, dict[int, int]]] = {}
         # race -> region -> the most tokens read there since its last redeployment or resettlement
         self.evidence: dict[str, dict[int, int]] = {}
-        self.hero_sightings: set[int] = set()  # regions read with a Hero the game does not put there
+        # (region, marker) read where the game has none, on a region of a race that places it
+        self.sightings: set[tuple[int, str]] = set()
         # region -> what the game held there when the camera last read it so (see ``_unconfirmed``)
         self.confirmed: dict[int, tuple] = {}
 
@@ -127,8 +130,8 @@ class Follower:
         seen = self._with_accepted(game, seen)
         hidden = set(hidden)
         previous = dict(self.readings)
-        heroes_before = set(self.hero_sightings)
-        self._sight_heroes(game, seen, hidden | set(unsure))
+        sighted_before = set(self.sightings)
+        self._sight_markers(game, seen, hidden | set(unsure))
         self.readings.update({rid: labels for rid, labels in seen.items() if rid not in hidden})
         unsure = set(unsure) | self._unconfirmed(game, seen, hidden)
         unsure -= _conquered_by_active(game, seen, {r for r in unsure if self._changed(r)})
@@ -140,7 +143,10 @@ class Follower:
             self._remember_unseen(game, _trusting(game, seen, unsure), [])
             self._confirm(game, seen, hidden, [])
             return Outcome(alerts=list(self.alerts.values()),
-                           amend=self._amendments(game, seen, heroes_before, hidden | unsure))
+                           amend=self._amendments(game, seen, sighted_before, hidden | unsure))
+        missed = self._missed_placements(game, seen, sighted_before, hidden | unsure)
+        if missed:  # a Fortress placed under a stack, seen since: into the turn it was placed in
+            game = _replaced(game, missed, insert=True)
         before_amends = game
         first = self._lighter_for_conquests(game, seen, previous, hidden | unsure)
         if first:  # a conquest the game finds too costly: the defenders were fewer, some lay elsewhere
@@ -160,7 +166,7 @@ class Follower:
             best = _unread_conquests(best, seen, previous, unsure - hidden)
         self.question = None
         self._used(best.actions, game)
-        amend = self._amendments(best.game, seen, heroes_before, hidden | unsure)
+        amend = self._amendments(best.game, seen, sighted_before, hidden | unsure)
         if best.remaining and not amend:
             amend = self._lighter_defences(best, seen, previous, hidden | unsure)
         if amend:  # with differences left, taken only if it explains some of them
@@ -177,13 +183,15 @@ class Follower:
         self._remember_unseen(best.game, _trusting(best.game, seen, unsure), best.remaining)
         # an alert stands while its region shows the same problem; raised once, however the counts
         # under a stack flicker from one sight to the next
-        remaining = [d for d in best.remaining if not _placing(best.game, d, seen)]
+        first_sight = self.sightings - sighted_before  # a marker read once may be a misread: wait for another
+        remaining = [d for d in best.remaining
+                     if not _placing(best.game, d, seen) and (d.region, d.label) not in first_sight]
         alerts = self._standing({(d.region, a.code): a for d, a in classify(best.game, remaining, seen)},
                                 hidden | unsure)
         raised = [a for k, a in alerts.items() if k not in self.alerts]
         self.alerts = alerts
         self._confirm(best.game, seen, hidden, best.remaining)
-        return Outcome(actions=best.actions, alerts=list(alerts.values()), raised=raised, amend=amend)
+        return Outcome(actions=best.actions, alerts=list(alerts.values()), raised=raised, amend=amend, missed=missed)
 
     def _ask(self, found) -> Outcome:
         options = tuple(tuple(e.actions) for e in found)
@@ -366,18 +374,57 @@ class Follower:
                         return [(index, action)]
         return []
 
-    def _sight_heroes(self, game: Game, seen: View, skip: set[int]) -> None:
-        """Remember the regions read with a Hero the game does not put there (a Hero first hidden
-        under a stack shows in later sights: see ``amended_heroes``)."""
+    def _sight_markers(self, game: Game, seen: View, skip: set[int]) -> None:
+        """Remember the regions read with a marker a race places (Heroes, a Fortress, ...) where the
+        game has none (one first hidden under a stack shows in later sights: see ``amended_heroes``,
+        ``_missed_placements``)."""
+        kinds = {m for t in game.tribes.values() for m in t.race.markers_placed + t.power.markers_placed}
         for rid, labels in seen.items():
             if rid in skip:
                 continue
-            if labels.get(pieces.HERO) and not game.regions[rid].marker(pieces.HERO):
-                self.hero_sightings.add(rid)
-            elif game.regions[rid].marker(pieces.HERO) or not occupied(seen, rid):
-                self.hero_sightings.discard(rid)  # a Hero hides under the tokens of a region, not on an empty one
+            for kind in kinds:
+                if labels.get(kind) and not game.regions[rid].marker(kind):
+                    self.sightings.add((rid, kind))
+                elif game.regions[rid].marker(kind) or not occupied(seen, rid):
+                    self.sightings.discard((rid, kind))  # it hides under the tokens of a region, not on an empty one
 
-    def _amendments(self, game: Game, seen: View, heroes_before: set[int],
+    def _missed_placements(self, game: Game, seen: View, before: set[tuple[int, str]],
+                           skip: set[int]) -> list[tuple[int, Action]]:
+        """A marker read twice on a region of the race that places it, more of them than the game
+        gives it there, while that race is not placing: the placement the camera missed as the race
+        ended its last turn (it lay under a stack), put before that end of turn, replayed and checked
+        (the coins it scored, the defence it gave). Each such action once; indices kept shift."""
+        for rid, kind in sorted(self.sightings & before):
+            race = game.regions[rid].race
+            if rid in skip or race not in game.tribes or _placing_now(game, race) \
+                    or seen.get(rid, {}).get(kind, 0) <= game.regions[rid].marker(kind):
+                continue
+            index = _last_turn_end(game, race)
+            if index is None:
+                continue
+            then = Game.replay(game.setup, game.history[:index], game.board)
+            for action in then.legal_actions():
+                after = then.copy()
+                after.apply(action)
+                if after.regions[rid].marker(kind) != then.regions[rid].marker(kind) + 1 or any(
+                        after.regions[r].markers != then.regions[r].markers for r in then.regions if r != rid):
+                    continue
+                if _replaced(game, [(index, action)], insert=True) is not None:
+                    self._shift(index)
+                    return [(index, action)]
+        return []
+
+    def _shift(self, index: int) -> None:
+        """An action was put into the history at ``index``: the ones kept from there move one on."""
+        for kept in (self.redeploys, self.heroes):
+            for race, i in kept.items():
+                if i >= index:
+                    kept[race] = i + 1
+        for race, (i, after) in self.resettles.items():
+            if i >= index:
+                self.resettles[race] = (i + 1, after)
+
+    def _amendments(self, game: Game, seen: View, before: set[tuple[int, str]],
                     skip: set[int]) -> list[tuple[int, Action]]:
         """Redeployments and Heroes this sight shows better than the game holds them (see
         ``amended_redeploy``, ``amended_heroes``), each one checked after the ones before it."""
@@ -400,7 +447,8 @@ class Follower:
             take(index, amended_redeploy(trial, index, race, self.evidence.get(race, {})))
         for race, index in self.heroes.items():
             if not _placing_now(trial, race):  # the Heroes move as the race's turn ends: the end of the step takes them
-                take(index, amended_heroes(trial, index, race, seen, heroes_before, skip))
+                heroes = {rid for rid, kind in before if kind == pieces.HERO}
+                take(index, amended_heroes(trial, index, race, seen, heroes, skip))
         for race, (index, after) in list(self.resettles.items()):
             if _holding(trial, race) == after and take(index, amended_resettle(trial, index, race, after, self.evidence.get(race, {}))):
                 self.resettles[race] = (index, _holding(trial, race))  # untouched since, now as amended
@@ -464,16 +512,27 @@ class Follower:
         return out
 
 
-def _replaced(game: Game, amend: list[tuple[int, Action]]) -> Game | None:
-    """A copy of ``game`` with the amendments made (each replayed and checked), ``None`` if one does
-    not fit."""
+def _replaced(game: Game, amend: list[tuple[int, Action]], insert: bool = False) -> Game | None:
+    """A copy of ``game`` with the amendments made (each replayed and checked; ``insert``: each put
+    before the action at its index), ``None`` if one does not fit."""
     g = game.copy()
     try:
         for index, action in amend:
-            g.replace(index, action)
+            g.insert(index, action) if insert else g.replace(index, action)
     except IllegalAction:
         return None
     return g
+
+
+def _last_turn_end(game: Game, race: str) -> int | None:
+    """The index in the history of the end of the last turn ``race`` played as the active race."""
+    g, last = Game(game.setup, game.board), None
+    for index, action in enumerate(game.history):
+        if isinstance(action, EndTurn) and g.current_player >= 0:
+            active = g.active_tribe(g.turn.player)
+            last = index if active is not None and active.name == race else last
+        g.apply(action)
+    return last
 
 
 def _placed(game: Game, region: int) -> int:

@@ -110,8 +110,29 @@ class Game:
         the reason is raised. Returns the action replaced."""
         if not 0 <= index < len(self.history):
             raise IllegalAction("no-such-action", f"There is no action number {index + 1}.")
+        was = self.history[index]
+        self._rewrite(self.history[:index] + [action] + self.history[index + 1:])
+        return was
+
+    def insert(self, index: int, action: Action) -> None:
+        """Put a missed ``action`` before the one at ``index`` and replay the rest (a Fortress the
+        camera first saw under a stack). If any action no longer fits, nothing changes and the reason
+        is raised."""
+        if not 0 <= index <= len(self.history):
+            raise IllegalAction("no-such-action", f"There is no action number {index + 1}.")
+        self._rewrite(self.history[:index] + [action] + self.history[index:])
+
+    def remove(self, index: int) -> Action:
+        """Take out the action at ``index`` and replay the rest (an insertion taken back)."""
+        if not 0 <= index < len(self.history):
+            raise IllegalAction("no-such-action", f"There is no action number {index + 1}.")
+        was = self.history[index]
+        self._rewrite(self.history[:index] + self.history[index + 1:])
+        return was
+
+    def _rewrite(self, actions: list[Action]) -> None:
+        """Replay the history as ``actions``; if one does not fit, the history stays as it was."""
         old = list(self.history)
-        actions = old[:index] + [action] + old[index + 1:]
         self.history = []
         self._reset()
         try:
@@ -123,7 +144,6 @@ class Game:
             for a in old:
                 self.apply(a)
             raise
-        return old[index]
 
     # ------------------------------------------------------------------ queries
     @property

@@ -279,6 +279,27 @@ class GameOwner:
             if entry["seq"] == seq:
                 entry.update(text=wording.describe(self.game, action), notation=action.notation(), source=source)
 
+    def _insert(self, seq: int, action: A.Action, source: str) -> None:
+        """An action the camera missed then and sees now (a Fortress placed under a stack), put into
+        the past before the action at ``seq``: replayed (coins and all), stored, and logged in place."""
+        then = type(self.game).replay(self.game.setup, self.game.history[:seq], self.game.board)
+        try:
+            self.game.insert(seq, action)
+        except IllegalAction:
+            return
+        try:
+            self.store.insert(self.stored.id, seq, action, source)
+        except Exception:
+            self.game.remove(seq)
+            raise
+        for entry in self._log:
+            if entry["seq"] >= seq:
+                entry["seq"] += 1
+        at = next((k for k, entry in enumerate(self._log) if entry["seq"] > seq), len(self._log))
+        self._log.insert(at, {"seq": seq, "seat": then.current_player if then.current_player != CHANCE else None,
+                              "text": wording.describe(then, action), "notation": action.notation(),
+                              "source": source})
+
     def _roll(self, item: RollDie) -> Outcome:
         game = self.game
         face = item.face
@@ -296,6 +317,8 @@ class GameOwner:
     def _camera(self, out, source: str, sentence: str = "") -> Outcome:
         """Apply what reconciliation explained (each action stored before it is shown); keep its alerts
         and its question on the table screen."""
+        for seq, action in out.missed:  # actions the camera missed then and sees now
+            self._insert(seq, action, source)
         for seq, action in out.amend:  # earlier actions the camera now sees better, then the new ones
             self._amend(seq, action, source)
         for action in out.actions:

@@ -164,6 +164,22 @@ class Store:
             self._db.execute("UPDATE actions SET action = ?, source = ?, at = ? WHERE game = ? AND seq = ?",
                              (json.dumps(action.to_json()), source, time.time(), game_id, seq))
 
+    def insert(self, game_id: int, seq: int, action: Action, source: str) -> None:
+        """A missed action put into the past before the one at ``seq`` (a Fortress seen later);
+        the later actions move one on. One transaction: durable, or nothing changed, when this returns."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                # two steps, so no two rows share a number on the way: s -> -s-2 -> s+1
+                self._db.execute("UPDATE actions SET seq = -seq - 2 WHERE game = ? AND seq >= ?", (game_id, seq))
+                self._db.execute("UPDATE actions SET seq = -seq - 1 WHERE game = ? AND seq < 0", (game_id,))
+                self._db.execute("INSERT INTO actions (game, seq, action, source, at) VALUES (?, ?, ?, ?, ?)",
+                                 (game_id, seq, json.dumps(action.to_json()), source, time.time()))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
     def actions(self, game_id: int) -> list[Action]:
         with self._lock:
             rows = self._db.execute("SELECT action FROM actions WHERE game = ? ORDER BY seq", (game_id,)).fetchall()

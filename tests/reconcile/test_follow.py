@@ -244,6 +244,29 @@ def test_a_hero_first_hidden_under_a_stack_moves_the_heroes_when_it_shows():
     assert [(i, a.notation()) for i, a in out.amend] == [(placed, "heroes 4 9")]
 
 
+def test_a_fortress_first_hidden_under_a_stack_is_put_into_the_turn_it_was_placed_in():
+    g = act(game_with("fortified ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9")
+    f = Follower()
+    seen = {**expected_view(g), 4: {"ratmen": 5}, 9: {"ratmen": 5}}  # the Fortress lies under the Ratmen on 9
+    f.see(g, seen)
+    act(g, *[a.notation() for a in f.confirm(g).actions])
+    end = len(g.history) - 1
+    assert g.history[end].notation() == "end" and g.regions[9].marker("fortress") == 0
+    act(g, "pick humans")
+    coins = g.players[0].coins
+    seen = {**expected_view(g), 4: {"ratmen": 5}, 9: {"ratmen": 4, "fortress": 1}}
+    first = f.see(g, seen)
+    assert first.missed == [] and first.raised == []  # once may be a misread
+    out = f.see(g, dict(seen))
+    assert [(i, a.notation()) for i, a in out.missed] == [(end, "fortify 9")] and out.raised == []
+    g.insert(*out.missed[0])
+    assert g.regions[9].marker("fortress") == 1 and g.players[0].coins == coins + 1  # it scored that turn
+    assert f.see(g, dict(seen)).in_sync
+    seen[4] = {"ratmen": 4, "fortress": 1}  # a second one, never placed: only one a turn
+    f.see(g, seen)
+    assert [a.code for a in f.see(g, seen).alerts] == ["no-such-power"]
+
+
 def ratmen_guessed(on4: int, on9: int, *then: str):
     """Ratmen on regions 4 and 9, seen with ``on4`` and ``on9`` tokens at the end of their turn (a
     token under a stack: the camera guesses the biggest stack), then the Humans' moves ``then``, the

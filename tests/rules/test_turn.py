@@ -239,3 +239,17 @@ def test_replace_corrects_a_past_redeployment_and_replays_the_rest():
     with pytest.raises(IllegalAction) as info:
         g.replace(after, parse_notation("redeploy 4:4 9:4"))
     assert info.value.reason == "no-such-action"
+
+
+def test_insert_puts_a_missed_fortress_into_the_past_and_scores_it():
+    g = play(game_with("fortified ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9",
+             "redeploy 4:6 9:5", "end", "pick humans", "conquer 20")
+    coins = g.players[0].coins
+    g.insert(4, parse_notation("fortify 9"))  # placed before Ann ended her turn, under a stack
+    assert [a.notation() for a in g.history[3:6]] == ["redeploy 4:6 9:5", "fortify 9", "end"]
+    assert g.regions[9].marker("fortress") == 1 and g.players[0].coins == coins + 1
+    before = g.fingerprint()
+    with pytest.raises(IllegalAction) as info:
+        g.insert(6, parse_notation("fortify 4"))  # in Bob's turn: the Humans have no Fortresses
+    assert info.value.reason == "no-such-power" and g.fingerprint() == before
+    assert g.remove(4) == parse_notation("fortify 9") and g.regions[9].marker("fortress") == 0

@@ -83,3 +83,27 @@ def test_ending_the_turn_on_a_phone_takes_the_redeployment_the_camera_saw_first(
     last_two = service.store.actions(service.owner.published.game_id)[-2:]
     assert isinstance(last_two[0], Redeploy) and last_two[1] == EndTurn()
     assert [e["source"] for e in service.owner.published.public["log"][-2:]] == ["camera", "web"]
+
+
+def test_a_fortress_the_camera_missed_is_stored_in_the_turn_it_was_placed_in(service):
+    from companion.service.inputs import NewGame
+    from ..rules.helpers import setup_with
+    assert service.owner.submit(NewGame(setup_with("fortified ratmen", "swamp humans"), die_seed=7)).result(5).ok
+    assert play(service, "pick ratmen", seat=0).ok
+    view = {**expected_view(mirror(service)), 4: {"ratmen": 5}, 9: {"ratmen": 5}}  # the Fortress under a stack
+    assert service.owner.submit(Observation(sight(view))).result(5).data["actions"] == ["conquer 4", "conquer 9"]
+    service.owner.hardware_submit(hw.Confirm(source="panel"))
+    assert play(service, "pick humans", seat=1).ok
+    game_id = service.owner.published.game_id
+    ended = [a.notation() for a in service.store.actions(game_id)]
+    view[9] = {"ratmen": 4, "fortress": 1}  # it shows now, twice
+    service.owner.submit(Observation(sight(view))).result(5)
+    service.owner.submit(Observation(sight(view))).result(5)
+    stored = [a.notation() for a in service.store.actions(game_id)]
+    at = ended.index("end")
+    assert stored == ended[:at] + ["fortify 9"] + ended[at:]
+    log = service.owner.published.public["log"]
+    assert [e["seq"] for e in log] == sorted(e["seq"] for e in log) == list(range(len(stored)))
+    assert log[at]["notation"] == "fortify 9" and log[at]["source"] == "camera"
+    assert mirror(service).regions[9].marker("fortress") == 1
+    assert service.owner.published.public["alerts"] == []

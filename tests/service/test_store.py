@@ -46,3 +46,15 @@ def test_a_corrected_action_replaces_the_stored_one(tmp_path):
     store.replace(a, 1, Redeploy(((3, 1), (4, 1))), "camera")
     reopened = Store(tmp_path / "s.sqlite3")
     assert reopened.actions(a) == [Pick("tritons"), Redeploy(((3, 1), (4, 1))), Pick("amazons")]
+
+
+def test_a_missed_action_is_put_into_the_past_and_the_later_ones_move_on(tmp_path):
+    store = Store(tmp_path / "s.sqlite3")
+    a = store.new_game(seeded_setup("2p", 2, 1), 1, ["A", "B"])
+    for seq, action in enumerate([Pick("tritons"), Redeploy(((3, 2),)), Pick("amazons")]):
+        store.append(a, seq, action, "web")
+    store.insert(a, 1, Pick("ratmen"), "camera")
+    reopened = Store(tmp_path / "s.sqlite3")
+    assert reopened.actions(a) == [Pick("tritons"), Pick("ratmen"), Redeploy(((3, 2),)), Pick("amazons")]
+    store.append(a, 4, Pick("elves"), "web")  # numbering goes on after the last
+    assert Store(tmp_path / "s.sqlite3").actions(a)[-1] == Pick("elves")
