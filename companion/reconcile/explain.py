@@ -182,6 +182,9 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
                 out.append((Decline(), False))
             if d.label == pieces.FORTRESS and d.seen > d.expected:
                 out.append((Fortify(r), False))
+            if d.missing and any(d.label == t.name + "-decline" and g.regions[r].race == t.name
+                                 for t in g.tribes_of(me) if t.in_decline):
+                out.append((Decline(), False))  # declining again takes the race in decline off the map
         if die is not None and hints.target is not None:
             out.append((Attempt(hints.target), True))
         # Heroes or Encampments on a region that had none: placed after the redeployment (one more

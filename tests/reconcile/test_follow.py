@@ -351,3 +351,14 @@ def test_one_token_put_on_a_strong_region_is_not_taken_for_a_conquest_hidden_by_
     g, f, seen, _ = ratmen_guessed(7, 4, "pick humans")
     out = f.see(g, {**seen, 4: {"humans": 1}})  # a lighter defence would make it legal, but one Human shows
     assert [a.code for a in out.raised] == ["too-few-tokens"] and out.amend == [] and out.actions == []
+
+
+def test_declining_again_takes_the_race_in_decline_off_the_map():
+    g = act(game_with("alchemist ratmen", "swamp humans", "hill elves"), "pick ratmen", "conquer 4",
+            "redeploy 4:12", "end", "pick humans", "redeploy -", "end", "decline", "redeploy -", "end",
+            "pick elves", "redeploy -", "end", "redeploy -", "end")
+    f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
+    seen = {**expected_view(g), 4: {}}  # the Elves hold no region: only the Ratmen in decline go
+    out = f.see(g, seen)
+    assert [a.notation() for a in out.actions] == ["decline"] and out.raised == []
