@@ -200,18 +200,20 @@ class Follower:
 
     def die(self, game: Game, face: int) -> Outcome:
         """The Reinforcement Die was rolled (button, scoring box or a typed face)."""
+        first = self._resettled_first(game)
         declared = [Attempt(self.hints.target), Roll(face)] if self.hints.target is not None else None
         for actions in (declared, [Roll(face)]):
-            if actions and _legal_in_turn(game, actions):
-                return self._do(game, actions)
+            if actions and _legal_in_turn(game, first + actions):
+                return self._do(game, first + actions)
         self.hints.die = face
         return Outcome(alerts=list(self.alerts.values()), note=f"die {face} kept for the final conquest attempt")
 
     def declare(self, game: Game, region: int) -> Outcome:
         """The final conquest attempt's target, declared on the dashboard before or after the roll."""
-        if self.hints.die is not None and _legal_in_turn(game, [Attempt(region), Roll(self.hints.die)]):
-            return self._do(game, [Attempt(region), Roll(self.hints.die)])
-        if game.phase == "final-roll" or _legal_in_turn(game, [Attempt(region)]):
+        first = self._resettled_first(game)
+        if self.hints.die is not None and _legal_in_turn(game, first + [Attempt(region), Roll(self.hints.die)]):
+            return self._do(game, first + [Attempt(region), Roll(self.hints.die)])
+        if game.phase == "final-roll" or _legal_in_turn(game, first + [Attempt(region)]):
             self.hints.target = region
         return Outcome(alerts=list(self.alerts.values()), note=f"final conquest attempt declared on region {region}")
 
@@ -275,6 +277,11 @@ class Follower:
         out = self._do(game, [action])
         self._gather(g, seen, self.last_unknown)
         return out
+
+    def _resettled_first(self, game: Game) -> list[Action]:
+        """A resettlement still due when the next player's final attempt comes (its tokens under a
+        stack, the camera saw no change): taken as the camera last saw it first."""
+        return [self.redeployment(game)] if game.phase == "resettlement" and self.redeployment(game) else []
 
     def answer(self, game: Game, option: int) -> Outcome:
         """The table chose one of the question's explanations."""

@@ -309,6 +309,16 @@ def test_a_pick_waiting_for_a_resettlement_takes_the_resettlement_as_seen():
     assert [a.notation() for a in f.redeployed(g).actions] == ["resettle ratmen 9:1"]
 
 
+def test_a_die_rolled_while_a_resettlement_hides_under_a_stack_takes_the_resettlement_first():
+    g = act(game_with("berserk ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9", "redeploy 4:2 9:10",
+            "end", "pick humans", "conquer 3", "conquer 4", "redeploy 3:4 4:5", "end")
+    assert g.phase == "resettlement"
+    f = Follower()
+    assert f.see(g, expected_view(g)).actions == []  # the Ratmen's token back under their stack on 9: no change
+    out = f.die(g, 2)  # the Ratmen's turn: Berserk rolls before a conquest
+    assert [a.notation() for a in out.actions] == ["resettle ratmen 9:1", "roll 2"]
+
+
 def test_a_die_face_kept_in_one_turn_is_not_used_in_the_next():
     g = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4")
     f = Follower()
