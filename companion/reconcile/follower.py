@@ -281,7 +281,8 @@ class Follower:
     def _resettled_first(self, game: Game) -> list[Action]:
         """A resettlement still due when the next player's final attempt comes (its tokens under a
         stack, the camera saw no change): taken as the camera last saw it first."""
-        return [self.redeployment(game)] if game.phase == "resettlement" and self.redeployment(game) else []
+        due = self.redeployment(game) if game.phase == "resettlement" else None
+        return [due] if due is not None else []
 
     def answer(self, game: Game, option: int) -> Outcome:
         """The table chose one of the question's explanations."""
@@ -457,7 +458,8 @@ class Follower:
                 heroes = {rid for rid, kind in before if kind == pieces.HERO}
                 take(index, amended_heroes(trial, index, race, seen, heroes, skip))
         for race, (index, after) in list(self.resettles.items()):
-            if _holding(trial, race) == after and take(index, amended_resettle(trial, index, race, after, self.evidence.get(race, {}))):
+            amended = amended_resettle(trial, index, race, after, self.evidence.get(race, {}))
+            if _holding(trial, race) == after and take(index, amended):
                 self.resettles[race] = (index, _holding(trial, race))  # untouched since, now as amended
         return out
 
