@@ -182,3 +182,21 @@ def _raster_cached(geometry: Geometry, px_per_mm: float, margin_mm: float) -> Ra
 def raster(geometry: Geometry, px_per_mm: float, margin_mm: float = 8.0) -> Raster:
     """The (cached) raster of a geometry at a scale."""
     return _raster_cached(geometry, float(px_per_mm), float(margin_mm))
+
+
+@lru_cache(maxsize=8)
+def room(geometry: Geometry) -> dict[int, int]:
+    """How many tokens lie side by side on each region: the area a token's centre can reach (half a
+    token in from the outline) over a token's share of a packed layout, plus one. A region showing
+    as many as its room is full: a token more goes on top of another, where the camera cannot see it."""
+    tok = geometry.token_mm
+    out = {}
+    for rid, poly in geometry.regions.items():
+        lo = poly.min(0) - 2.0
+        size = np.ceil(poly.max(0) - lo).astype(int) + 4  # 1 mm a pixel, with a margin
+        mask = np.zeros((size[1], size[0]), np.uint8)
+        cv2.fillPoly(mask, [np.round(poly - lo).astype(np.int32)], 255)
+        inner = int((cv2.distanceTransform(mask, cv2.DIST_L2, 5) >= tok / 2).sum())
+        out[rid] = 1 + int(inner / (tok * tok * 0.866))
+    return out
+

@@ -16,7 +16,7 @@ from .labels import OCCUPANTS
 from .detect import Reference, blinded_share, detect
 from .errors import RegistrationError, VisionError
 from .features import batch_features, normalise
-from .geometry import Geometry, raster
+from .geometry import Geometry, raster, room
 from .register import Registration, rectify, register
 from .settings import Settings
 from .still import StillnessGate
@@ -24,11 +24,13 @@ from .still import StillnessGate
 
 @dataclass(frozen=True)
 class RegionView:
-    """What is seen on one region: visible tokens by label, whether it was hidden, and a confidence."""
+    """What is seen on one region: visible tokens by label, whether it was hidden, a confidence, and
+    how many tokens lie on it side by side (``room``; 0: not known)."""
 
     tokens: dict = field(default_factory=dict)
     occluded: bool = False
     confidence: float = 1.0
+    room: int = 0
 
 
 @dataclass(frozen=True)
@@ -46,14 +48,15 @@ class Observation:
     def to_dict(self) -> dict:
         return {"registered": self.registered, "reason": self.reason, "stale": self.stale,
                 "regions": {str(k): {"tokens": dict(sorted(v.tokens.items())), "occluded": v.occluded,
-                                     "confidence": round(float(v.confidence), 3)}
+                                     "confidence": round(float(v.confidence), 3), "room": v.room}
                             for k, v in sorted(self.regions.items())}}
 
     @classmethod
     def from_json(cls, text: str | dict) -> "Observation":
         data = json.loads(text) if isinstance(text, str) else text
         regions = {int(k): RegionView({str(a): int(b) for a, b in v.get("tokens", {}).items()},
-                                      bool(v.get("occluded", False)), float(v.get("confidence", 1.0)))
+                                      bool(v.get("occluded", False)), float(v.get("confidence", 1.0)),
+                                      int(v.get("room", 0)))
                    for k, v in data.get("regions", {}).items()}
         return cls(bool(data["registered"]), regions, str(data.get("reason", "")), bool(data.get("stale", False)))
 
@@ -108,8 +111,9 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
         counts = tokens[blob.region]
         counts[label] = counts.get(label, 0) + 1
         conf[blob.region] = min(conf[blob.region], float(c))
+    fits = room(geometry)
     regions = {rid: RegionView({} if rid in det.occluded else tokens[rid], rid in det.occluded,
-                               0.0 if rid in det.occluded else conf[rid]) for rid in geometry.region_ids}
+                               0.0 if rid in det.occluded else conf[rid], fits[rid]) for rid in geometry.region_ids}
     if timings is not None:
         for k, v in (("register", t1 - t0), ("rectify", t2 - t1), ("detect", t3 - t2), ("features", t4 - t3),
                      ("classify", t5 - t4), ("total", clock() - t0)):

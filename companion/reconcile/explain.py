@@ -37,8 +37,9 @@ class Hints:
 
 
 def search(game: Game, seen: View, skip: set[int], hints: Hints,
-           unseen: dict[str, int] | None = None) -> list[Explanation]:
-    """The best explanations: fewest differences left, then fewest actions; several when they tie."""
+           unseen: dict[str, int] | None = None, room: dict[int, int] | None = None) -> list[Explanation]:
+    """The best explanations: fewest differences left, then fewest actions; several when they tie.
+    ``room``: how many tokens lie side by side on each region, when vision knows (see ``_as_read``)."""
     best: list[Explanation] = []
     nodes = 0
 
@@ -72,7 +73,7 @@ def search(game: Game, seen: View, skip: set[int], hints: Hints,
             best.append(here)
         if not diffs or len(actions) >= MAX_DEPTH or nodes >= MAX_NODES:
             return
-        for action, uses_die in propose(g, seen, diffs, die, hints, skip):
+        for action, uses_die in propose(g, seen, diffs, die, hints, skip, room or {}):
             if g.explain(action) is not None:
                 continue
             nxt = g.copy()
@@ -122,7 +123,7 @@ def _enabling(action: Action) -> bool:
 
 
 def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints: Hints,
-            unknown: set[int] = frozenset()):
+            unknown: set[int] = frozenset(), room: dict[int, int] | None = None):
     """Candidate next actions, as (action, uses the die) pairs, from where the picture differs;
     ``unknown``: regions the camera cannot read now."""
     out: list[tuple[Action, bool]] = []
@@ -133,7 +134,7 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
     changed = {d.region for d in diffs}
     if phase == "resettlement":
         seat, race = g.resettle_queue[0]
-        action = resettlement(g, g.tribes[race], seen, unknown)
+        action = resettlement(g, g.tribes[race], seen, unknown, room)
         return [(action, False)] if action else []
     if phase == "final-roll":
         return [(Roll(die), True)] if die is not None else []
@@ -161,7 +162,7 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
                     if d.missing and not tribe.conquered:
                         out.append((Abandon(d.region, tribe.name), False))
             if moved or (tribe.readied and (others_moved or hints.end_turn or active_moved(g, me, diffs))):
-                out.append((guess_redeploy(g, tribe, seen, race=tribe.name, unknown=unknown), False))
+                out.append((guess_redeploy(g, tribe, seen, race=tribe.name, unknown=unknown, room=room), False))
     if active is not None and phase == "conquest":
         name = active.name
         for d in diffs:
@@ -191,7 +192,7 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
         # Encampment where some stood is more likely one the camera missed before)
         placed = any(d.label in (pieces.HERO, pieces.ENCAMPMENT) and d.expected == 0 for d in diffs)
         if others_moved or hints.end_turn or placed or any(_tokens_moved(g, active, d) for d in diffs):
-            out.append((guess_redeploy(g, active, seen, unknown=unknown), False))
+            out.append((guess_redeploy(g, active, seen, unknown=unknown, room=room), False))
     if active is not None and phase == "redeployment":
         marker_action = markers(g, active, seen, changed)
         out += [(a, False) for a in marker_action]
@@ -222,9 +223,11 @@ def _tokens_moved(g: Game, tribe, d: Difference) -> bool:
     return d.label == tribe.name and g.regions[d.region].race == tribe.name and (d.seen > d.expected or d.missing)
 
 
-def guess_redeploy(g: Game, tribe, seen: View, race: str | None = None, unknown: set[int] = frozenset()) -> Redeploy:
+def guess_redeploy(g: Game, tribe, seen: View, race: str | None = None, unknown: set[int] = frozenset(),
+                   room: dict[int, int] | None = None) -> Redeploy:
     """The redeployment the camera shows; tokens it cannot see are on a region it cannot read now
-    (``unknown``), else on the biggest stack. A later sight may amend it (``amended_redeploy``)."""
+    (``unknown``), else under the fullest stack (``_fullness``). A later sight may amend it
+    (``amended_redeploy``)."""
     label = tribe.name + ("-decline" if tribe.in_decline else "")
     held = g.regions_of(tribe.name)
     total = g.tokens_to_redeploy(tribe)
@@ -238,16 +241,25 @@ def guess_redeploy(g: Game, tribe, seen: View, race: str | None = None, unknown:
     if spare < 0:
         return Redeploy(placement(counts), race)  # more seen than there are: explain() refuses it
     if spare:  # tokens under a stack: the biggest stack seen hides them most likely
-        biggest = max(held, key=lambda r: (r in unknown, seen.get(r, {}).get(label, 0), g.regions[r].tokens, -r))
-        counts[biggest] += spare
+        shown = {r: seen.get(r, {}).get(label, 0) for r in held}
+        fullest = max(held, key=lambda r: (r in unknown, _fullness(shown[r], r, room), shown[r], g.regions[r].tokens, -r))
+        counts[fullest] += spare
     return Redeploy(placement(counts), race)
 
 
-def amended_redeploy(g: Game, index: int, race: str, evidence: dict[int, int]) -> Redeploy | None:
+def _fullness(shown: int, region: int, room: dict[int, int] | None) -> float:
+    """How full a region shows: the tokens read there over how many lie on it side by side (vision's
+    ``room``; a region that shows all it can hold hides the next ones under them); the count read
+    when vision does not say."""
+    return shown / room[region] if room and room.get(region) else float(shown)
+
+
+def amended_redeploy(g: Game, index: int, race: str, evidence: dict[int, int],
+                     room: dict[int, int] | None = None) -> Redeploy | None:
     """The redeployment at ``index`` as the sights since show it, while nothing has touched the race:
     each region holds at least the most tokens read there (``evidence``), the rest lie on a region
-    never read since, else under the biggest stack read. ``None`` when that is what the game has, or
-    when more were read than there are (a ``count`` alert, not a correction)."""
+    never read since, else under the fullest stack read (see ``_as_read``). ``None`` when that is
+    what the game has, or when more were read than there are (a ``count`` alert, not a correction)."""
     if index >= len(g.history) or not isinstance(g.history[index], Redeploy):
         return None
     action = g.history[index]
@@ -255,22 +267,26 @@ def amended_redeploy(g: Game, index: int, race: str, evidence: dict[int, int]) -
     if not given or sorted(g.regions_of(race)) != sorted(given) or \
             any(g.regions[r].race != race or g.regions[r].tokens != n for r, n in given.items()):
         return None  # touched since: conquered, declined or moved
-    counts = _as_read(given, {r: 1 for r in given}, evidence)
+    counts = _as_read(given, {r: 1 for r in given}, evidence, room)
     if counts is None or counts == given:
         return None
     return Redeploy(placement(counts), action.race)
 
 
-def _as_read(given: dict[int, int], least: dict[int, int], evidence: dict[int, int]) -> dict[int, int] | None:
+def _as_read(given: dict[int, int], least: dict[int, int], evidence: dict[int, int],
+             room: dict[int, int] | None) -> dict[int, int] | None:
     """The tokens of ``given`` spread as the sights read them: at least ``least`` and the most read
-    (``evidence``) on each region, the rest on a region never read, else on the biggest stack read
-    (where ``given`` has the most on a tie, so a guess that fits stays). ``None`` if more were read."""
+    (``evidence``) on each region, the rest on a region never read, else under the stack read
+    fullest for its region (``room``: how many lie there side by side, when vision knows; a region
+    that shows all it can hold hides the next ones), else the biggest (where ``given`` has the most
+    on a tie, so a guess that fits stays). ``None`` if more were read."""
     counts = {r: max(least[r], evidence.get(r, 0)) for r in given}
     spare = sum(given.values()) - sum(counts.values())
     if spare < 0:
         return None
     if spare:
-        hides = max(given, key=lambda r: (r not in evidence, evidence.get(r, 0), given[r], -r))
+        hides = max(given, key=lambda r: (r not in evidence, _fullness(evidence.get(r, 0), r, room),
+                                          evidence.get(r, 0), given[r], -r))
         counts[hides] += spare
     return counts
 
@@ -301,7 +317,7 @@ def amended_heroes(g: Game, index: int, race: str, seen: View, before: set[int],
 
 
 def amended_resettle(g: Game, index: int, race: str, after: dict[int, int],
-                     evidence: dict[int, int]) -> Resettle | None:
+                     evidence: dict[int, int], room: dict[int, int] | None = None) -> Resettle | None:
     """The resettlement at ``index`` as the sights since show it, while nothing has touched the race
     (``after``: its counts right after it): each region keeps what it held before and holds at least
     the most tokens read there, the rest lie on a region never read, else under the biggest stack."""
@@ -310,7 +326,7 @@ def amended_resettle(g: Game, index: int, race: str, after: dict[int, int],
         return None
     adds = dict(action.tokens)
     before = {r: n - adds.get(r, 0) for r, n in after.items()}
-    counts = _as_read(after, before, evidence)
+    counts = _as_read(after, before, evidence, room)
     if counts is None or counts == after:
         return None
     return Resettle(action.race, placement({r: n - before[r] for r, n in counts.items() if n > before[r]}),
@@ -365,9 +381,10 @@ def lighter_defence(g: Game, index: int, race: str, region: int, floor: int):
             yield Redeploy(placement(counts), action.race)
 
 
-def resettlement(g: Game, tribe, seen: View, unknown: set[int] = frozenset()) -> Resettle | None:
+def resettlement(g: Game, tribe, seen: View, unknown: set[int] = frozenset(),
+                 room: dict[int, int] | None = None) -> Resettle | None:
     """The defender's tokens seen back on their regions; unseen ones go to a region the camera cannot
-    read now, else to the biggest stack."""
+    read now, else under the fullest stack (``_fullness``)."""
     label = tribe.name + ("-decline" if tribe.in_decline else "")
     held = g.regions_of(tribe.name)
     if not held:
@@ -380,8 +397,9 @@ def resettlement(g: Game, tribe, seen: View, unknown: set[int] = frozenset()) ->
             adds[r], left = min(adds[r], left), left - min(adds[r], left)
         spare = 0
     if spare:
-        biggest = max(held, key=lambda r: (r in unknown, g.regions[r].tokens + adds[r], -r))
-        adds[biggest] += spare
+        shown = {r: g.regions[r].tokens + adds[r] for r in held}
+        fullest = max(held, key=lambda r: (r in unknown, _fullness(shown[r], r, room), shown[r], -r))
+        adds[fullest] += spare
     enc = None
     if tribe.power.resettles_markers(g, tribe) and tribe.active:
         enc = placement(_encampments(held, seen))

@@ -108,6 +108,7 @@ class Follower:
         self.resettles: dict[str, tuple[int, dict[int, int]]] = {}
         # race -> region -> the most tokens read there since its last redeployment or resettlement
         self.evidence: dict[str, dict[int, int]] = {}
+        self.room: dict[int, int] = {}  # region -> how many tokens lie on it side by side (from vision)
         # (region, marker) read where the game has none, on a region of a race that places it
         self.sightings: set[tuple[int, str]] = set()
         # region -> what the game held there when the camera last read it so (see ``_unconfirmed``)
@@ -118,6 +119,7 @@ class Follower:
         if not observation.registered:
             return Outcome(alerts=list(self.alerts.values()), note=f"board not registered: {observation.reason}")
         seen, hidden = view_of(observation)
+        self.room = {int(rid): r.room for rid, r in observation.regions.items() if getattr(r, "room", 0)}
         return self.see(game, seen, hidden, unsure_of(observation, self.unsure_below))
 
     def see(self, game: Game, seen: View, hidden: set[int] = frozenset(),
@@ -151,13 +153,13 @@ class Follower:
         first = self._lighter_for_conquests(game, seen, previous, hidden | unsure)
         if first:  # a conquest the game finds too costly: the defenders were fewer, some lay elsewhere
             game = _replaced(game, first)
-        found = search(game, seen, hidden | unsure, self.hints, self.unseen)
+        found = search(game, seen, hidden | unsure, self.hints, self.unseen, self.room)
         if len(found) > 1 and found[0].actions and not found[0].remaining:
             return self._ask(found)
         best = found[0]
         doubtful = [d for d in differences(best.game, seen, hidden, self.unseen) if d.region in unsure]
         if doubtful and not best.remaining:  # the unsure regions may show one more move: only if it fits exactly
-            more = search(best.game, seen, hidden, self.hints, self.unseen)
+            more = search(best.game, seen, hidden, self.hints, self.unseen, self.room)
             if more[0].actions and not more[0].remaining:
                 if len(more) > 1:
                     return self._ask([Explanation(best.actions + m.actions, m.game, []) for m in more])
@@ -166,7 +168,7 @@ class Follower:
             best = _unread_conquests(best, seen, previous, unsure - hidden)
         self.question = None
         self._used(best.actions, game)
-        amend = self._amendments(best.game, seen, sighted_before, hidden | unsure)
+        amend = self._amendments(best.game, seen, sighted_before, hidden | unsure, settled=len(game.history))
         if best.remaining and not amend:
             amend = self._lighter_defences(best, seen, previous, hidden | unsure)
         if amend:  # with differences left, taken only if it explains some of them
@@ -231,9 +233,9 @@ class Follower:
         active = g.active_tribe(g.turn.player) if g.current_player >= 0 else None
         action = None
         if g.phase == "conquest" and active is not None:
-            action = guess_redeploy(g, active, seen, unknown=self.last_unknown)
+            action = guess_redeploy(g, active, seen, unknown=self.last_unknown, room=self.room)
         elif g.phase == "resettlement":
-            action = resettlement(g, g.tribes[g.resettle_queue[0][1]], seen, self.last_unknown)
+            action = resettlement(g, g.tribes[g.resettle_queue[0][1]], seen, self.last_unknown, self.room)
         if action is not None and g.explain(action) is None:
             g.apply(action)
             steps.append(action)
@@ -255,12 +257,12 @@ class Follower:
         due and it fits."""
         seen = self._with_accepted(game, self.last_seen or expected_view(game))
         if game.phase == "resettlement" and not game.finished:
-            action = resettlement(game, game.tribes[game.resettle_queue[0][1]], seen, self.last_unknown)
+            action = resettlement(game, game.tribes[game.resettle_queue[0][1]], seen, self.last_unknown, self.room)
         else:
             tribe, race = _redeploying(game)
             if tribe is None:
                 return None
-            action = guess_redeploy(game, tribe, seen, race=race, unknown=self.last_unknown)
+            action = guess_redeploy(game, tribe, seen, race=race, unknown=self.last_unknown, room=self.room)
         return action if action is not None and game.explain(action) is None else None
 
     def redeployed(self, game: Game) -> Outcome:
@@ -433,7 +435,7 @@ class Follower:
                 self.resettles[race] = (i + 1, after)
 
     def _amendments(self, game: Game, seen: View, before: set[tuple[int, str]],
-                    skip: set[int]) -> list[tuple[int, Action]]:
+                    skip: set[int], settled: int | None = None) -> list[tuple[int, Action]]:
         """Redeployments and Heroes this sight shows better than the game holds them (see
         ``amended_redeploy``, ``amended_heroes``), each one checked after the ones before it."""
         for kept in (self.redeploys, self.heroes, self.resettles, self.evidence):
@@ -442,23 +444,24 @@ class Follower:
         self._gather(game, seen, skip)
         out = []
         trial = game
+        settled = len(game.history) if settled is None else settled  # actions of this sight are not amended
 
         def take(index: int, action: Action | None) -> bool:
             nonlocal trial
-            attempt = _replaced(trial, [(index, action)]) if action is not None else None
+            attempt = _replaced(trial, [(index, action)]) if action is not None and index < settled else None
             if attempt is not None:
                 trial = attempt
                 out.append((index, action))
             return attempt is not None
 
         for race, index in self.redeploys.items():
-            take(index, amended_redeploy(trial, index, race, self.evidence.get(race, {})))
+            take(index, amended_redeploy(trial, index, race, self.evidence.get(race, {}), self.room))
         for race, index in self.heroes.items():
             if not _placing_now(trial, race):  # the Heroes move as the race's turn ends: the end of the step takes them
                 heroes = {rid for rid, kind in before if kind == pieces.HERO}
                 take(index, amended_heroes(trial, index, race, seen, heroes, skip))
         for race, (index, after) in list(self.resettles.items()):
-            amended = amended_resettle(trial, index, race, after, self.evidence.get(race, {}))
+            amended = amended_resettle(trial, index, race, after, self.evidence.get(race, {}), self.room)
             if _holding(trial, race) == after and take(index, amended):
                 self.resettles[race] = (index, _holding(trial, race))  # untouched since, now as amended
         return out
@@ -468,8 +471,8 @@ class Follower:
         for race, most in self.evidence.items():
             label = race_label(game, race)
             for r in game.regions_of(race):
-                if r not in skip and label in seen.get(r, {}):
-                    most[r] = max(most.get(r, 0), seen[r][label])
+                if r not in skip:  # read: a region showing none of the race holds one under something
+                    most[r] = max(most.get(r, 0), seen.get(r, {}).get(label, 0))
 
     def _changed(self, region: int) -> bool:
         """Whether the camera's reading of a region changed in the last sight (or was never taken)."""

@@ -6,9 +6,9 @@ from vision.observe import Observation, RegionView
 from ..rules.helpers import game_with, play
 
 
-def observation(view, confidence=None):
-    confidence = confidence or {}
-    return Observation(True, {rid: RegionView(dict(labels), False, confidence.get(rid, 0.7))
+def observation(view, confidence=None, room=None):
+    confidence, room = confidence or {}, room or {}
+    return Observation(True, {rid: RegionView(dict(labels), False, confidence.get(rid, 0.7), room.get(rid, 0))
                               for rid, labels in view.items()})
 
 
@@ -186,3 +186,18 @@ def test_a_race_in_decline_read_on_its_active_side_is_still_that_race():
     seen = expected_view(g)
     seen[4] = {"ratmen": 1}  # the standing in-decline token, read on its other side: nothing moved
     assert f.observe(g, observation(seen, {4: 0.01})).alerts == []
+
+
+def test_tokens_a_stack_hides_lie_on_the_region_that_shows_all_it_can_hold():
+    g = play(game_with("alchemist ratmen", "berserk amazons"), "pick ratmen", "conquer 4", "conquer 9")
+    f = Follower()
+    seen = {**expected_view(g), 4: {"ratmen": 4}, 9: {"ratmen": 2}}
+    f.observe(g, observation(seen))  # vision does not say how many tokens fit: the biggest stack
+    assert [a.notation() for a in f.redeployed(g).actions] == ["redeploy 4:10 9:2"]
+    # 13 tokens lie side by side on region 4, 2 on region 9: region 4 would show more if it held
+    # more; region 9 shows all it can hold, the rest lie under them
+    f.observe(g, observation(seen, room={4: 13, 9: 2}))
+    assert [a.notation() for a in f.redeployed(g).actions] == ["redeploy 4:4 9:8"]
+    play(g, "redeploy 4:10 9:2", "end", "pick amazons")  # the first guess stored: the next sight amends it
+    out = f.observe(g, observation({**expected_view(g), 4: {"ratmen": 4}, 9: {"ratmen": 2}}, room={4: 13, 9: 2}))
+    assert [(i, a.notation()) for i, a in out.amend] == [(3, "redeploy 4:4 9:8")]

@@ -54,3 +54,14 @@ def test_geometry_needs_all_four_markers(geometry2p):
     data["markers"] = data["markers"][:3]
     with pytest.raises(GeometryError, match="markers must be exactly"):
         geometry.parse(json.dumps(data))
+
+
+def test_room_counts_the_tokens_that_lie_side_by_side(geometry2p):
+    from dataclasses import replace
+    square = np.array([[0, 0], [100, 0], [100, 100], [0, 100]], float)
+    geo = replace(geometry2p, regions={1: square, 2: square * 0.5, 3: np.array([[0, 0], [200, 0], [200, 18], [0, 18]], float)})
+    room = geometry.room(geo)
+    # 100 mm square, 20 mm tokens: centres within an 80 mm square, a token's share of a packed layout
+    # each (give or take the outline's pixels)
+    assert abs(room[1] - (1 + int(80 * 80 / (20 * 20 * 0.866)))) <= 1
+    assert room[2] < room[1] and room[3] == 1  # a strip narrower than a token: one, however long
