@@ -240,9 +240,10 @@ def guess_redeploy(g: Game, tribe, seen: View, race: str | None = None, unknown:
     spare = total - sum(counts.values())
     if spare < 0:
         return Redeploy(placement(counts), race)  # more seen than there are: explain() refuses it
-    if spare:  # tokens under a stack: the biggest stack seen hides them most likely
+    if spare:  # tokens under a stack: the fullest stack seen hides them most likely
         shown = {r: seen.get(r, {}).get(label, 0) for r in held}
-        fullest = max(held, key=lambda r: (r in unknown, _fullness(shown[r], r, room), shown[r], g.regions[r].tokens, -r))
+        fullest = max(held, key=lambda r: (r in unknown, _fullness(shown[r], r, room), shown[r],
+                                           g.regions[r].tokens, -r))
         counts[fullest] += spare
     return Redeploy(placement(counts), race)
 
