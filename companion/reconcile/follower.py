@@ -318,8 +318,7 @@ class Follower:
             g = game.copy()
             for action in actions:
                 if isinstance(action, (Redeploy, Heroes)):
-                    race = action.race if isinstance(action, Redeploy) else None
-                    tribe = g.tribes.get(race) if race else g.active_tribe(g.turn.player)
+                    tribe = _placing_tribe(g, action)
                     if tribe is not None:
                         (self.redeploys if isinstance(action, Redeploy) else self.heroes)[tribe.name] = len(g.history)
                         if isinstance(action, Redeploy):
@@ -467,12 +466,18 @@ class Follower:
         return out
 
     def _gather(self, game: Game, seen: View, skip: set[int]) -> None:
-        """The most tokens read on each region of a race since its last redeployment or resettlement."""
+        """The most tokens read on each region of a race since its last redeployment or resettlement.
+        When those are more than the race has, an earlier sight caught the tokens on their way (the
+        redeployment was taken before the hands were done): this sight's reading starts afresh."""
         for race, most in self.evidence.items():
             label = race_label(game, race)
-            for r in game.regions_of(race):
-                if r not in skip:  # read: a region showing none of the race holds one under something
-                    most[r] = max(most.get(r, 0), seen.get(r, {}).get(label, 0))
+            held = game.regions_of(race)
+            now = {r: seen.get(r, {}).get(label, 0) for r in held if r not in skip}  # none read: one under something
+            merged = {r: max(most.get(r, 0), now.get(r, 0)) for r in set(most) | set(now) if r in held}
+            if sum(max(1, merged.get(r, 0)) for r in held) > sum(game.regions[r].tokens for r in held):
+                merged = now
+            most.clear()
+            most.update(merged)
 
     def _changed(self, region: int) -> bool:
         """Whether the camera's reading of a region changed in the last sight (or was never taken)."""
@@ -534,6 +539,18 @@ def _replaced(game: Game, amend: list[tuple[int, Action]], insert: bool = False)
     except IllegalAction:
         return None
     return g
+
+
+def _placing_tribe(game: Game, action: Redeploy | Heroes):
+    """The tribe a redeployment or a placement of Heroes is for: the race it names, else the one on
+    the regions it names (a Stout race that declined first), else the active one."""
+    if isinstance(action, Redeploy) and action.race:
+        return game.tribes.get(action.race)
+    regions = dict(action.tokens) if isinstance(action, Redeploy) else action.regions
+    races = {game.regions[r].race for r in regions if r in game.regions}
+    if len(races) == 1 and next(iter(races)) in game.tribes:
+        return game.tribes[next(iter(races))]
+    return game.active_tribe(game.turn.player)
 
 
 def _last_turn_end(game: Game, race: str) -> int | None:

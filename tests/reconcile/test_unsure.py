@@ -201,3 +201,14 @@ def test_tokens_a_stack_hides_lie_on_the_region_that_shows_all_it_can_hold():
     play(g, "redeploy 4:10 9:2", "end", "pick amazons")  # the first guess stored: the next sight amends it
     out = f.observe(g, observation({**expected_view(g), 4: {"ratmen": 4}, 9: {"ratmen": 2}}, room={4: 13, 9: 2}))
     assert [(i, a.notation()) for i, a in out.amend] == [(3, "redeploy 4:4 9:8")]
+
+
+def test_a_redeployment_taken_while_hands_were_moving_is_amended_to_the_board_once_still():
+    g = play(game_with("alchemist ratmen", "berserk amazons"), "pick ratmen", "conquer 4", "conquer 9")
+    f = Follower()
+    f.last_seen = {**expected_view(g), 4: {"ratmen": 5}, 9: {"ratmen": 1}}  # tokens on their way to 9
+    assert [a.notation() for a in f.redeployed(g).actions] == ["redeploy 4:11 9:1"]
+    play(g, "redeploy 4:11 9:1", "end", "pick amazons")
+    # 5 read on 4 before and 10 on 9 now are more than the 12 Ratmen: the earlier sight is stale
+    out = f.see(g, {**expected_view(g), 4: {"ratmen": 2}, 9: {"ratmen": 10}})
+    assert out.alerts == [] and [(i, a.notation()) for i, a in out.amend] == [(3, "redeploy 4:2 9:10")]
