@@ -137,20 +137,10 @@ def one_game(job):
         else:
             wrong.append({"expected": code, "region": region, "got": [a.code for a in out.raised],
                           "actions": [a.notation() for a in out.actions]})
-        for index, a in out.missed:
-            ours.insert(index, a)
-        for index, a in out.amend:
-            ours.replace(index, a)
-        for a in out.actions:
-            ours.apply(a)
+        out.apply_to(ours)
         seen, _ = sight(expected_view(ours))  # the table puts it right
         out = follower.observe(ours, seen)
-        for index, a in out.missed:
-            ours.insert(index, a)
-        for index, a in out.amend:
-            ours.replace(index, a)
-        for a in out.actions:
-            ours.apply(a)
+        out.apply_to(ours)
 
     from companion.reconcile import Follower
 

@@ -192,11 +192,17 @@ def room(geometry: Geometry) -> dict[int, int]:
     tok = geometry.token_mm
     out = {}
     for rid, poly in geometry.regions.items():
-        lo = poly.min(0) - 2.0
-        size = np.ceil(poly.max(0) - lo).astype(int) + 4  # 1 mm a pixel, with a margin
-        mask = np.zeros((size[1], size[0]), np.uint8)
-        cv2.fillPoly(mask, [np.round(poly - lo).astype(np.int32)], 255)
-        inner = int((cv2.distanceTransform(mask, cv2.DIST_L2, 5) >= tok / 2).sum())
+        inner = int((inside_distance(poly)[0] >= tok / 2).sum())
         out[rid] = 1 + int(inner / (tok * tok * 0.866))
     return out
+
+
+def inside_distance(poly: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Millimetres from each point of a region (a 1 mm raster over its box, with a margin, so every
+    point of the outline is seen) to its outline, and the raster's corner in board millimetres."""
+    lo = poly.min(0) - 2.0
+    size = np.ceil(poly.max(0) - lo).astype(int) + 4
+    mask = np.zeros((size[1], size[0]), np.uint8)
+    cv2.fillPoly(mask, [np.round(poly - lo).astype(np.int32)], 255)
+    return cv2.distanceTransform(mask, cv2.DIST_L2, 5), lo
 

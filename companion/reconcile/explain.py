@@ -183,7 +183,7 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
                 out.append((Decline(), False))
             if d.label == pieces.FORTRESS and d.seen > d.expected:
                 out.append((Fortify(r), False))
-            if d.missing and any(d.label == t.name + "-decline" and g.regions[r].race == t.name
+            if d.missing and any(d.label == race_label(g, t.name) and g.regions[r].race == t.name
                                  for t in g.tribes_of(me) if t.in_decline):
                 out.append((Decline(), False))  # declining again takes the race in decline off the map
         if die is not None and hints.target is not None:
@@ -242,10 +242,16 @@ def guess_redeploy(g: Game, tribe, seen: View, race: str | None = None, unknown:
         return Redeploy(placement(counts), race)  # more seen than there are: explain() refuses it
     if spare:  # tokens under a stack: the fullest stack seen hides them most likely
         shown = {r: seen.get(r, {}).get(label, 0) for r in held}
-        fullest = max(held, key=lambda r: (r in unknown, _fullness(shown[r], r, room), shown[r],
-                                           g.regions[r].tokens, -r))
-        counts[fullest] += spare
+        counts[_hiding_place(held, shown, unknown, room, {r: g.regions[r].tokens for r in held})] += spare
     return Redeploy(placement(counts), race)
+
+
+def _hiding_place(regions, shown: dict[int, int], unread: set[int], room: dict[int, int] | None,
+                  held: dict[int, int] | None = None) -> int:
+    """Where tokens the camera cannot see lie: on a region it could not read, else under the fullest
+    stack read (``_fullness``), the biggest on a tie, then where ``held`` has the most."""
+    held = held or {}
+    return max(regions, key=lambda r: (r in unread, _fullness(shown[r], r, room), shown[r], held.get(r, 0), -r))
 
 
 def _fullness(shown: int, region: int, room: dict[int, int] | None) -> float:
@@ -286,9 +292,8 @@ def _as_read(given: dict[int, int], least: dict[int, int], evidence: dict[int, i
     if spare < 0:
         return None
     if spare:
-        hides = max(given, key=lambda r: (r not in evidence, _fullness(evidence.get(r, 0), r, room),
-                                          evidence.get(r, 0), given[r], -r))
-        counts[hides] += spare
+        read = {r: evidence.get(r, 0) for r in given}
+        counts[_hiding_place(given, read, set(given) - set(evidence), room, given)] += spare
     return counts
 
 
@@ -398,9 +403,7 @@ def resettlement(g: Game, tribe, seen: View, unknown: set[int] = frozenset(),
             adds[r], left = min(adds[r], left), left - min(adds[r], left)
         spare = 0
     if spare:
-        shown = {r: g.regions[r].tokens + adds[r] for r in held}
-        fullest = max(held, key=lambda r: (r in unknown, _fullness(shown[r], r, room), shown[r], -r))
-        adds[fullest] += spare
+        adds[_hiding_place(held, {r: g.regions[r].tokens + adds[r] for r in held}, unknown, room)] += spare
     enc = None
     if tribe.power.resettles_markers(g, tribe) and tribe.active:
         enc = placement(_encampments(held, seen))

@@ -69,6 +69,16 @@ class Outcome:
     def in_sync(self) -> bool:
         return not self.alerts and self.question is None
 
+    def apply_to(self, game: Game) -> None:
+        """Play this outcome on ``game`` in its order: the missed actions into the past, the earlier
+        ones seen better, then the new ones (the service stores each as it goes instead)."""
+        for index, action in self.missed:
+            game.insert(index, action)
+        for index, action in self.amend:
+            game.replace(index, action)
+        for action in self.actions:
+            game.apply(action)
+
 
 def view_of(observation) -> tuple[View, set[int]]:
     """A vision ``Observation`` (or anything shaped like it) as a view and the occluded regions."""
@@ -111,6 +121,8 @@ class Follower:
         self.room: dict[int, int] = {}  # region -> how many tokens lie on it side by side (from vision)
         # (region, marker) read where the game has none, on a region of a race that places it
         self.sightings: set[tuple[int, str]] = set()
+        # (region, marker, length of the history) no missed placement explained: not replayed again
+        self.unplaced: set[tuple[int, str, int]] = set()
         # region -> what the game held there when the camera last read it so (see ``_unconfirmed``)
         self.confirmed: dict[int, tuple] = {}
 
@@ -318,7 +330,8 @@ class Follower:
             g = game.copy()
             for action in actions:
                 if isinstance(action, (Redeploy, Heroes)):
-                    tribe = _placing_tribe(g, action)
+                    race = action.race if isinstance(action, Redeploy) else None
+                    tribe = g.tribes.get(race) if race else g.active_tribe(g.turn.player)
                     if tribe is not None:
                         (self.redeploys if isinstance(action, Redeploy) else self.heroes)[tribe.name] = len(g.history)
                         if isinstance(action, Redeploy):
@@ -406,8 +419,10 @@ class Follower:
         for rid, kind in sorted(self.sightings & before):
             race = game.regions[rid].race
             if rid in skip or race not in game.tribes or _placing_now(game, race) \
-                    or seen.get(rid, {}).get(kind, 0) <= game.regions[rid].marker(kind):
+                    or seen.get(rid, {}).get(kind, 0) <= game.regions[rid].marker(kind) \
+                    or (rid, kind, len(game.history)) in self.unplaced:
                 continue
+            self.unplaced.add((rid, kind, len(game.history)))  # replayed once a state of the game
             index = _last_turn_end(game, race)
             if index is None:
                 continue
@@ -539,18 +554,6 @@ def _replaced(game: Game, amend: list[tuple[int, Action]], insert: bool = False)
     except IllegalAction:
         return None
     return g
-
-
-def _placing_tribe(game: Game, action: Redeploy | Heroes):
-    """The tribe a redeployment or a placement of Heroes is for: the race it names, else the one on
-    the regions it names (a Stout race that declined first), else the active one."""
-    if isinstance(action, Redeploy) and action.race:
-        return game.tribes.get(action.race)
-    regions = dict(action.tokens) if isinstance(action, Redeploy) else action.regions
-    races = {game.regions[r].race for r in regions if r in game.regions}
-    if len(races) == 1 and next(iter(races)) in game.tribes:
-        return game.tribes[next(iter(races))]
-    return game.active_tribe(game.turn.player)
 
 
 def _last_turn_end(game: Game, race: str) -> int | None:

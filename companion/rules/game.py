@@ -96,12 +96,8 @@ class Game:
         """Take back the last action: replay all but it. Returns the action taken back."""
         if not self.history:
             raise IllegalAction("nothing-to-undo", "No action has been played yet.")
-        actions = self.history[:-1]
         last = self.history[-1]
-        self.history = []
-        self._reset()
-        for action in actions:
-            self.apply(action)
+        self._rewrite(self.history[:-1])
         return last
 
     def replace(self, index: int, action: Action) -> Action:

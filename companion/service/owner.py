@@ -282,11 +282,11 @@ class GameOwner:
     def _insert(self, seq: int, action: A.Action, source: str) -> None:
         """An action the camera missed then and sees now (a Fortress placed under a stack), put into
         the past before the action at ``seq``: replayed (coins and all), stored, and logged in place."""
-        then = type(self.game).replay(self.game.setup, self.game.history[:seq], self.game.board)
         try:
             self.game.insert(seq, action)
         except IllegalAction:
             return
+        then = type(self.game).replay(self.game.setup, self.game.history[:seq], self.game.board)
         try:
             self.store.insert(self.stored.id, seq, action, source)
         except Exception:

@@ -69,12 +69,7 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
                 before_sight(ours, f)
             sight = seen_of(live)
             out = f.observe(ours, sight) if hasattr(sight, "regions") else f.see(ours, sight)
-        for index, a in out.missed:  # actions missed then, seen now: into the past
-            ours.insert(index, a)
-        for index, a in out.amend:  # earlier actions seen better first, then the new ones
-            ours.replace(index, a)
-        for a in out.actions:
-            ours.apply(a)
+        out.apply_to(ours)  # actions missed then, earlier ones seen better, then the new ones
         run.amended += len(out.amend) + len(out.missed)
         run.alerts += out.raised
         if table_reacts and out.raised:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from ..geometry import Geometry
+from ..geometry import Geometry, inside_distance
 from ..labels import PIECES, RACES
 from ..markers import marker_image
 from .designs import designs, sprite
@@ -214,14 +214,9 @@ class Session:
         g, r = self.geometry, self.realism
         tok = g.token_mm
         placed, visible = [], {}
-        step = 1.0  # mm per px of the placement raster
+        step = 1.0  # mm per px of the placement raster (inside_distance)
         for rid, counts in state.items():
-            poly = g.regions[rid]
-            lo = poly.min(0) - 2.0  # a margin, so the distance transform sees the outline everywhere
-            size = np.ceil(poly.max(0) - lo).astype(int) + 4
-            mask = np.zeros((size[1], size[0]), np.uint8)
-            cv2.fillPoly(mask, [np.round((poly - lo) / step).astype(np.int32)], 255)
-            dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+            dist, lo = inside_distance(g.regions[rid])
             ys, xs = np.nonzero(dist >= tok * 0.5 + 3.0)
             tokens = [lab for lab, n in sorted(counts.items()) for _ in range(n)]
             rng.shuffle(tokens)
