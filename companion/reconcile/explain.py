@@ -157,6 +157,8 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
                     continue
                 if d.seen > d.expected and g.regions[d.region].race != tribe.name:
                     out.append((Conquer(d.region, tribe.name), False))
+                    if die is not None:
+                        out.append((Attempt(d.region, tribe.name), True))
                 elif g.regions[d.region].race == tribe.name:
                     moved = True
                     if d.missing and not tribe.conquered:
@@ -187,7 +189,7 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
                                  for t in g.tribes_of(me) if t.in_decline):
                 out.append((Decline(), False))  # declining again takes the race in decline off the map
         if die is not None and hints.target is not None:
-            out.append((Attempt(hints.target), True))
+            out += [(a, True) for a in attempts(g, hints.target)]
         # Heroes or Encampments on a region that had none: placed after the redeployment (one more
         # Encampment where some stood is more likely one the camera missed before)
         placed = any(d.label in (pieces.HERO, pieces.ENCAMPMENT) and d.expected == 0 for d in diffs)
@@ -201,6 +203,12 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
         if others_moved or hints.end_turn:
             out.append((EndTurn(), False))
     return out
+
+
+def attempts(g: Game, region: int) -> list[Attempt]:
+    """The final conquest attempt on ``region`` by each race of the player at play: the active one,
+    and one in decline (the Ghouls still conquer; the engine refuses the others)."""
+    return [Attempt(region)] + [Attempt(region, t.name) for t in g.tribes_of(g.turn.player) if t.in_decline]
 
 
 def active_moved(g: Game, me: int, diffs: list[Difference]) -> bool:

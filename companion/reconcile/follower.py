@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..rules import pieces
-from ..rules.actions import (Abandon, Action, Attempt, Conquer, EndTurn, Fortify, Heroes, Pick, Redeploy, Resettle,
+from ..rules.actions import (Abandon, Action, Conquer, EndTurn, Fortify, Heroes, Pick, Redeploy, Resettle,
                              Roll)
 from ..rules.errors import IllegalAction
 from ..rules.game import Game
-from .explain import (Explanation, Hints, amended_heroes, amended_redeploy, amended_resettle, failed_attempts,
-                      guess_redeploy, lighter_defence, markers, occupied, resettlement, search)
+from .explain import (Explanation, Hints, amended_heroes, amended_redeploy, amended_resettle, attempts,
+                      failed_attempts, guess_redeploy, lighter_defence, markers, occupied, resettlement, search)
 from .view import Difference, View, declined_side, differences, expected_view, label_race, race_label, unseen_tokens
 
 
@@ -148,7 +148,9 @@ class Follower:
         self._sight_markers(game, seen, hidden | set(unsure))
         self.readings.update({rid: labels for rid, labels in seen.items() if rid not in hidden})
         unsure = set(unsure) | self._unconfirmed(game, seen, hidden)
-        unsure -= _conquered_by_active(game, seen, {r for r in unsure if self._changed(r)})
+        changed = {r for r in unsure if self._changed(r)}
+        unsure -= _moved_onto(game, seen, changed, _playing_labels(game))
+        unsure -= _moved_onto(game, seen, self._read_right(game, changed), _in_play_labels(game))
         unsure |= _contested(game, seen, hidden)
         self.last_unknown = hidden | unsure
         if not differences(game, seen, hidden, self.unseen):
@@ -215,9 +217,10 @@ class Follower:
     def die(self, game: Game, face: int) -> Outcome:
         """The Reinforcement Die was rolled (button, scoring box or a typed face)."""
         first = self._resettled_first(game)
-        declared = [Attempt(self.hints.target), Roll(face)] if self.hints.target is not None else None
-        for actions in (declared, [Roll(face)]):
-            if actions and _legal_in_turn(game, first + actions):
+        target = self.hints.target
+        declared = [[a, Roll(face)] for a in attempts(game, target)] if target is not None else []
+        for actions in declared + [[Roll(face)]]:
+            if _legal_in_turn(game, first + actions):
                 return self._do(game, first + actions)
         self.hints.die = face
         return Outcome(alerts=list(self.alerts.values()), note=f"die {face} kept for the final conquest attempt")
@@ -225,9 +228,10 @@ class Follower:
     def declare(self, game: Game, region: int) -> Outcome:
         """The final conquest attempt's target, declared on the dashboard before or after the roll."""
         first = self._resettled_first(game)
-        if self.hints.die is not None and _legal_in_turn(game, first + [Attempt(region), Roll(self.hints.die)]):
-            return self._do(game, first + [Attempt(region), Roll(self.hints.die)])
-        if game.phase == "final-roll" or _legal_in_turn(game, first + [Attempt(region)]):
+        for attempt in attempts(game, region) if self.hints.die is not None else []:
+            if _legal_in_turn(game, first + [attempt, Roll(self.hints.die)]):
+                return self._do(game, first + [attempt, Roll(self.hints.die)])
+        if game.phase == "final-roll" or any(_legal_in_turn(game, first + [a]) for a in attempts(game, region)):
             self.hints.target = region
         return Outcome(alerts=list(self.alerts.values()), note=f"final conquest attempt declared on region {region}")
 
@@ -512,6 +516,11 @@ class Follower:
             if rid not in hidden and rid not in wrong:
                 self.confirmed[rid] = _content(want, rid)
 
+    def _read_right(self, game: Game, regions: set[int]) -> set[int]:
+        """Of ``regions``, those the camera last read as the game has them now."""
+        want = expected_view(game) if regions else {}
+        return {r for r in regions if self.confirmed.get(r) == _content(want, r)}
+
     def _unconfirmed(self, game: Game, seen: View, hidden: set[int]) -> set[int]:
         """Regions that differ from the game but that the camera has never read as the game has them
         since the game last changed them: a blind spot of this camera (a token the colour of the board
@@ -630,12 +639,13 @@ def _contested(game: Game, seen: View, hidden: set[int]) -> set[int]:
     return out
 
 
-def _conquered_by_active(game: Game, seen: View, regions: set[int]) -> set[int]:
-    """Regions where the player whose turn it is shows a race of theirs that the game does not have
-    there: a conquest, by far the likeliest change on the board, so trusted even when vision is
-    unsure (an illegal one must be flagged at once). ``regions``: the unsure ones whose reading just
-    changed (a misread that stood before the move is no conquest)."""
-    labels = _playing_labels(game) if regions else set()
+def _moved_onto(game: Game, seen: View, regions: set[int], labels: set[str]) -> set[int]:
+    """Of the unsure ``regions`` whose reading just changed (a misread that stood before the move is
+    no move), those showing one of ``labels`` for a race the game does not have there: tokens moved
+    onto the region, so trusted even when vision is unsure (an illegal conquest must be flagged at
+    once). ``see`` trusts a race of the player whose turn it is on any changed region (a conquest,
+    by far the likeliest change on the board) and any race in play on a region the camera read right
+    before (tokens moved onto a region it knew; one it never read right may be a blind spot)."""
     return {r for r in regions
             if any(label in labels and game.regions[r].race != label_race(label)[0] for label in seen.get(r, {}))}
 
@@ -661,6 +671,11 @@ def _unread_conquests(best: Explanation, seen: View, previous: View, unsure: set
             g.apply(Conquer(rid))
             actions.append(Conquer(rid))
     return best if g is best.game else Explanation(actions, g, [])
+
+
+def _in_play_labels(game: Game) -> set[str]:
+    """The labels of every race on the board's side its tokens show."""
+    return {race_label(game, name) for name in game.tribes}
 
 
 def _playing_labels(game: Game) -> set[str]:

@@ -72,6 +72,30 @@ def test_the_die_from_a_button_feeds_the_declared_final_conquest():
     assert [a.notation() for a in out.actions] == ["attempt 3", "roll 2"]
 
 
+def _ghouls_with_two_in_hand():
+    """Ann's Ghouls in decline still conquering, two tokens in hand; region 8 takes three."""
+    return act(game_with("alchemist ghouls", "swamp humans"), "pick ghouls", "conquer 4", "redeploy 4:9", "end",
+               "pick humans", "redeploy -", "end", "decline", "redeploy -", "end", "conquer 3 ghouls",
+               "conquer 10 ghouls")
+
+
+def test_the_ghouls_in_decline_make_the_final_conquest_attempt_declared_then_rolled():
+    g = _ghouls_with_two_in_hand()
+    f = Follower()
+    assert f.declare(g, 8).actions == []
+    assert [a.notation() for a in f.die(g, 1).actions] == ["attempt 8 ghouls", "roll 1"]
+
+
+def test_the_ghouls_final_conquest_attempt_is_read_from_the_board_after_the_die():
+    g = _ghouls_with_two_in_hand()
+    f = Follower()
+    assert f.die(g, 2).actions == []
+    seen = expected_view(g)
+    seen[8] = {"ghouls-decline": 2}
+    out = f.see(g, seen)
+    assert [a.notation() for a in out.actions] == ["attempt 8 ghouls", "roll 2"] and out.raised == []
+
+
 def test_a_die_before_the_target_waits_for_the_region_to_show():
     g = act(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
     g.tribes["ratmen"].hand = 1

@@ -32,6 +32,27 @@ def test_the_active_race_on_a_new_region_is_trusted_even_when_vision_is_unsure()
     assert [a.code for a in out.raised] == ["not-adjacent"] and out.actions == []
 
 
+def test_another_race_on_a_region_read_right_before_is_trusted_even_when_vision_is_unsure():
+    g = play(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "redeploy 4:12", "end",
+             "pick humans")
+    seen = expected_view(g)
+    f = Follower()
+    assert f.see(g, seen).in_sync  # region 9 (a Lost Tribe) read right before
+    seen[9] = {"ratmen": 2}  # Ann moves during Ben's turn, under the lamp's glare
+    out = f.observe(g, observation(seen, {9: 0.1}))
+    assert [(a.code, a.player) for a in out.raised] == [("not-your-race", "Ann")]
+
+
+def test_another_race_on_a_region_never_read_right_is_not_trusted_when_vision_is_unsure():
+    g = play(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "redeploy 4:12", "end",
+             "pick humans")
+    seen = expected_view(g)
+    seen[9] = {"ratmen": 2}  # what this camera has always read there: a blind spot, not a move
+    f = Follower()
+    assert f.observe(g, observation(seen, {9: 0.1})).raised == []
+    assert f.observe(g, observation(seen, {9: 0.1})).raised == []
+
+
 def test_a_low_confidence_region_confirms_a_move_that_fits_it_exactly():
     g = play(game_with("alchemist ratmen"), "pick ratmen")
     seen = expected_view(g)
