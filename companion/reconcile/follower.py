@@ -459,6 +459,9 @@ class Follower:
         for kept in (self.redeploys, self.heroes, self.resettles, self.evidence):
             for race in [race for race in kept if race not in game.tribes]:
                 del kept[race]
+        for kept in (self.redeploys, self.heroes, self.resettles):
+            for race in [race for race, at in kept.items() if _turn_again(game, race, at)]:
+                del kept[race]  # the player readies their troops: their tokens move now, not then
         self._gather(game, seen, skip)
         out = []
         trial = game
@@ -637,6 +640,14 @@ def _contested(game: Game, seen: View, hidden: set[int]) -> set[int]:
         if here.get(race_label(game, held)):
             out.add(rid)
     return out
+
+
+def _turn_again(game: Game, race: str, at) -> bool:
+    """Whether the player of ``race`` is at play in a turn begun after the action at ``at`` (an
+    index in the history, or a pair that starts with one)."""
+    index = at[0] if isinstance(at, tuple) else at
+    return game.tribes[race].owner == game.turn.player and \
+        any(isinstance(a, EndTurn) for a in game.history[index:])
 
 
 def _moved_onto(game: Game, seen: View, regions: set[int], labels: set[str]) -> set[int]:

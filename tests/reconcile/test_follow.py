@@ -396,3 +396,18 @@ def test_declining_again_takes_the_race_in_decline_off_the_map():
     seen = {**expected_view(g), 4: {}}  # the Elves hold no region: only the Ratmen in decline go
     out = f.see(g, seen)
     assert [a.notation() for a in out.actions] == ["decline"] and out.raised == []
+
+
+def test_a_redeployment_is_not_amended_once_its_player_readies_troops_again():
+    g = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9")
+    f = Follower()
+    f.room = {4: 2, 9: 12}  # region 4 shows two tokens side by side at most
+    seen = expected_view(g)
+    seen[4], seen[9] = {"ratmen": 2}, {"ratmen": 6}  # four under the stack on region 4
+    act(g, *[a.notation() for a in f.see(g, seen).actions + f.confirm(g).actions])
+    assert [a.notation() for a in g.history[-2:]] == ["redeploy 4:6 9:6", "end"]
+    act(g, "pick humans", "conquer 20", "redeploy 20:9", "end")
+    assert f.see(g, seen).amend == []
+    seen[4], seen[9] = {"ratmen": 1}, {"ratmen": 8}  # Ann's turn: her troops readied, all but one to region 9
+    assert f.see(g, seen).amend == []  # a move of this turn, not a better sight of the last one
+    assert [a.notation() for a in f.confirm(g).actions] == ["redeploy 4:1 9:11", "end"]
