@@ -646,8 +646,8 @@ def _turn_again(game: Game, race: str, at) -> bool:
     """Whether the player of ``race`` is at play in a turn begun after the action at ``at`` (an
     index in the history, or a pair that starts with one)."""
     index = at[0] if isinstance(at, tuple) else at
-    return game.tribes[race].owner == game.turn.player and \
-        any(isinstance(a, EndTurn) for a in game.history[index:])
+    return game.tribes[race].owner == game.turn.player and game.phase != "resettlement" and \
+        any(isinstance(a, EndTurn) for a in game.history[index:])  # (a resettlement ends the turn before)
 
 
 def _moved_onto(game: Game, seen: View, regions: set[int], labels: set[str]) -> set[int]:

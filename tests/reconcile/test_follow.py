@@ -411,3 +411,17 @@ def test_a_redeployment_is_not_amended_once_its_player_readies_troops_again():
     seen[4], seen[9] = {"ratmen": 1}, {"ratmen": 8}  # Ann's turn: her troops readied, all but one to region 9
     assert f.see(g, seen).amend == []  # a move of this turn, not a better sight of the last one
     assert [a.notation() for a in f.confirm(g).actions] == ["redeploy 4:1 9:11", "end"]
+
+
+def test_a_redeployment_stays_open_to_amendment_through_the_resettlement_that_ends_its_turn():
+    from companion.reconcile.follower import _turn_again
+    g = act(game_with("alchemist ratmen", "commando humans"), "pick ratmen", "conquer 4", "conquer 9",
+            "redeploy 4:3 9:9", "end", "pick humans")
+    g.tribes["humans"].hand = 10
+    act(g, "conquer 4", "conquer 10", "redeploy 4:6 10:4")
+    index = len(g.history) - 1
+    act(g, "end")
+    assert g.phase == "resettlement" and g.turn.player == 1
+    assert not _turn_again(g, "humans", index)  # Bob's turn is over, his next one has not begun
+    act(g, "resettle ratmen 9:2", "redeploy 9:11", "end")
+    assert _turn_again(g, "humans", index)  # Bob readies his troops: what moves now is this turn's
