@@ -205,4 +205,3 @@ def inside_distance(poly: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     mask = np.zeros((size[1], size[0]), np.uint8)
     cv2.fillPoly(mask, [np.round(poly - lo).astype(np.int32)], 255)
     return cv2.distanceTransform(mask, cv2.DIST_L2, 5), lo
-

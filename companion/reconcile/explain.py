@@ -150,7 +150,7 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
     active = g.active_tribe(me)
     for tribe in g.tribes_of(me):
         if tribe.in_decline and tribe.race.conquers_in_decline() and not tribe.redeployed:
-            label = tribe.name + "-decline"
+            label = race_label(g, tribe.name)  # in decline
             moved = False
             for d in diffs:
                 if d.label != label:
@@ -236,7 +236,7 @@ def guess_redeploy(g: Game, tribe, seen: View, race: str | None = None, unknown:
     """The redeployment the camera shows; tokens it cannot see are on a region it cannot read now
     (``unknown``), else under the fullest stack (``_fullness``). A later sight may amend it
     (``amended_redeploy``)."""
-    label = tribe.name + ("-decline" if tribe.in_decline else "")
+    label = race_label(g, tribe.name)
     held = g.regions_of(tribe.name)
     total = g.tokens_to_redeploy(tribe)
     if not held:
@@ -399,7 +399,7 @@ def resettlement(g: Game, tribe, seen: View, unknown: set[int] = frozenset(),
                  room: dict[int, int] | None = None) -> Resettle | None:
     """The defender's tokens seen back on their regions; unseen ones go to a region the camera cannot
     read now, else under the fullest stack (``_fullness``)."""
-    label = tribe.name + ("-decline" if tribe.in_decline else "")
+    label = race_label(g, tribe.name)
     held = g.regions_of(tribe.name)
     if not held:
         return None

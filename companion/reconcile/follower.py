@@ -459,9 +459,10 @@ class Follower:
         for kept in (self.redeploys, self.heroes, self.resettles, self.evidence):
             for race in [race for race in kept if race not in game.tribes]:
                 del kept[race]
-        for kept in (self.redeploys, self.heroes, self.resettles):
-            for race in [race for race, at in kept.items() if _turn_again(game, race, at)]:
-                del kept[race]  # the player readies their troops: their tokens move now, not then
+        # once their player readies troops again, the race's tokens move now, not then
+        self.redeploys = {race: i for race, i in self.redeploys.items() if not _turn_again(game, race, i)}
+        self.heroes = {race: i for race, i in self.heroes.items() if not _turn_again(game, race, i)}
+        self.resettles = {race: kept for race, kept in self.resettles.items() if not _turn_again(game, race, kept[0])}
         self._gather(game, seen, skip)
         out = []
         trial = game
@@ -642,10 +643,8 @@ def _contested(game: Game, seen: View, hidden: set[int]) -> set[int]:
     return out
 
 
-def _turn_again(game: Game, race: str, at) -> bool:
-    """Whether the player of ``race`` is at play in a turn begun after the action at ``at`` (an
-    index in the history, or a pair that starts with one)."""
-    index = at[0] if isinstance(at, tuple) else at
+def _turn_again(game: Game, race: str, index: int) -> bool:
+    """Whether the player of ``race`` is at play in a turn begun after the action at ``index``."""
     return game.tribes[race].owner == game.turn.player and game.phase != "resettlement" and \
         any(isinstance(a, EndTurn) for a in game.history[index:])  # (a resettlement ends the turn before)
 
