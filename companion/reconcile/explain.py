@@ -269,38 +269,53 @@ def _fullness(shown: int, region: int, room: dict[int, int] | None) -> float:
     return shown / room[region] if room and room.get(region) else float(shown)
 
 
-def amended_redeploy(g: Game, index: int, race: str, evidence: dict[int, int],
+def amended_redeploy(g: Game, index: int, race: str, evidence: dict[int, dict[int, list[int]]],
                      room: dict[int, int] | None = None) -> Redeploy | None:
-    """The redeployment at ``index`` as the sights since show it, while nothing has touched the race:
-    each region holds at least the most tokens read there (``evidence``), the rest lie on a region
-    never read since, else under the fullest stack read (see ``_as_read``). ``None`` when that is
-    what the game has, or when more were read than there are (a ``count`` alert, not a correction)."""
+    """The redeployment at ``index`` as the sights since show it (``evidence``: per region, each
+    count read there and the sights that read it; see ``_as_read``), on the regions nothing has
+    touched since (a region another race conquered keeps what the redeployment gave it: that is
+    what the conquest took). ``None`` when that is what the game has, when the race moved onto a
+    region it did not hold then, or while it has tokens in hand."""
     if index >= len(g.history) or not isinstance(g.history[index], Redeploy):
         return None
     action = g.history[index]
     given = dict(action.tokens)
-    if not given or sorted(g.regions_of(race)) != sorted(given) or \
-            any(g.regions[r].race != race or g.regions[r].tokens != n for r, n in given.items()):
-        return None  # touched since: conquered, declined or moved
-    counts = _as_read(given, {r: 1 for r in given}, evidence, room)
-    if counts is None or counts == given:
+    held = g.regions_of(race)
+    if not given or not set(held) <= set(given) or g.tribes[race].hand:
+        return None  # tokens in hand may lie on the board already: a resettlement under way
+    untouched = {r: n for r, n in given.items() if r in held and g.regions[r].tokens == n}
+    counts = _as_read(untouched, {r: 1 for r in untouched}, evidence, room)
+    if counts is None or counts == untouched:
         return None
-    return Redeploy(placement(counts), action.race)
+    return Redeploy(placement({**given, **counts}), action.race)
 
 
-def _as_read(given: dict[int, int], least: dict[int, int], evidence: dict[int, int],
+def _as_read(given: dict[int, int], least: dict[int, int], evidence: dict[int, dict[int, list[int]]],
              room: dict[int, int] | None) -> dict[int, int] | None:
-    """The tokens of ``given`` spread as the sights read them: at least ``least`` and the most read
-    (``evidence``) on each region, the rest on a region never read, else under the stack read
-    fullest for its region (``room``: how many lie there side by side, when vision knows; a region
-    that shows all it can hold hides the next ones), else the biggest (where ``given`` has the most
-    on a tie, so a guess that fits stays). ``None`` if more were read."""
-    counts = {r: max(least[r], evidence.get(r, 0)) for r in given}
+    """The tokens of ``given`` spread as the sights read them (``evidence``: per region, each count
+    read there and the numbers of the sights that read it): at least ``least`` on each region, then
+    one token at a time where the most sights read more than it holds, the latest sight on a tie (a
+    count read is a lower bound: tokens under a stack are not seen; when the counts read add up to
+    more than there are, a count a few sights read that the others contradict, a token seen over
+    the outline or tokens on their way, gives way to them); the rest on a region never read, else
+    under the stack read fullest for its region (``room``: how many lie there side by side, when
+    vision knows; a region that shows all it can hold hides the next ones), else the biggest (where
+    ``given`` has the most on a tie, so a guess that fits stays). ``None`` if ``least`` is more."""
+    counts = dict(least)
     spare = sum(given.values()) - sum(counts.values())
     if spare < 0:
         return None
+
+    def more(r: int) -> tuple[int, int]:
+        """How many sights read more than ``counts`` has on ``r``, and the latest of them."""
+        sights = [s for n, read in evidence.get(r, {}).items() if n > counts[r] for s in read]
+        return len(sights), max(sights, default=-1)
+
+    while spare and (r := max(given, key=lambda r: (more(r), given[r], -r))) and more(r)[0]:
+        counts[r] += 1
+        spare -= 1
     if spare:
-        read = {r: evidence.get(r, 0) for r in given}
+        read = {r: max(evidence.get(r, {0: 0})) for r in given}
         counts[_hiding_place(given, read, set(given) - set(evidence), room, given)] += spare
     return counts
 
@@ -331,12 +346,13 @@ def amended_heroes(g: Game, index: int, race: str, seen: View, before: set[int],
 
 
 def amended_resettle(g: Game, index: int, race: str, after: dict[int, int],
-                     evidence: dict[int, int], room: dict[int, int] | None = None) -> Resettle | None:
+                     evidence: dict[int, dict[int, list[int]]],
+                     room: dict[int, int] | None = None) -> Resettle | None:
     """The resettlement at ``index`` as the sights since show it, while nothing has touched the race
-    (``after``: its counts right after it): each region keeps what it held before and holds at least
-    the most tokens read there, the rest lie on a region never read, else under the biggest stack."""
+    (``after``: its counts right after it): each region keeps what it held before, the tokens
+    resettled spread as the sights read them (``_as_read``)."""
     action = g.history[index] if index < len(g.history) else None
-    if not isinstance(action, Resettle):
+    if not isinstance(action, Resettle) or g.tribes[race].hand:
         return None
     adds = dict(action.tokens)
     before = {r: n - adds.get(r, 0) for r, n in after.items()}

@@ -110,14 +110,18 @@ class Follower:
         self.before: View | None = None  # the sight before ``last_seen`` (what changed on the board)
         self.readings: View = {}  # region -> the camera's last reading of it not under a hand
         self.last_unknown: set[int] = set()  # regions of the last sight that could not be read
+        self.last_hidden: set[int] = set()  # of those, the ones under a hand
         self.question: Question | None = None
         self.unseen: dict[str, int] = {}
         self.redeploys: dict[str, int] = {}  # race -> index of its last redeployment in the history
         self.heroes: dict[str, int] = {}  # race -> index of its last placement of Heroes
         # race -> (index of its last resettlement, its regions and counts right after it)
         self.resettles: dict[str, tuple[int, dict[int, int]]] = {}
-        # race -> region -> the most tokens read there since its last redeployment or resettlement
-        self.evidence: dict[str, dict[int, int]] = {}
+        # race -> region -> count read there -> the sights that read it (numbered), since its last
+        # redeployment or resettlement; ``doubts``: the same from the readings vision was unsure of
+        self.evidence: dict[str, dict[int, dict[int, list[int]]]] = {}
+        self.doubts: dict[str, dict[int, dict[int, list[int]]]] = {}
+        self.sights = 0
         self.room: dict[int, int] = {}  # region -> how many tokens lie on it side by side (from vision)
         # (region, marker) read where the game has none, on a region of a race that places it
         self.sightings: set[tuple[int, str]] = set()
@@ -152,14 +156,14 @@ class Follower:
         unsure -= _moved_onto(game, seen, changed, _playing_labels(game))
         unsure -= _moved_onto(game, seen, self._read_right(game, changed), _in_play_labels(game))
         unsure |= _contested(game, seen, hidden)
-        self.last_unknown = hidden | unsure
+        self.last_unknown, self.last_hidden = hidden | unsure, hidden
         if not differences(game, seen, hidden, self.unseen):
             self.alerts = self._standing({}, hidden | unsure)
             self.question = None
             self._remember_unseen(game, _trusting(game, seen, unsure), [])
             self._confirm(game, seen, hidden, [])
             return Outcome(alerts=list(self.alerts.values()),
-                           amend=self._amendments(game, seen, sighted_before, hidden | unsure))
+                           amend=self._amendments(game, seen, sighted_before, hidden | unsure, hidden))
         missed = self._missed_placements(game, seen, sighted_before, hidden | unsure)
         if missed:  # a Fortress placed under a stack, seen since: into the turn it was placed in
             game = _replaced(game, missed, insert=True)
@@ -182,7 +186,8 @@ class Follower:
             best = _unread_conquests(best, seen, previous, unsure - hidden)
         self.question = None
         self._used(best.actions, game)
-        amend = self._amendments(best.game, seen, sighted_before, hidden | unsure, settled=len(game.history))
+        amend = self._amendments(best.game, seen, sighted_before, hidden | unsure, hidden,
+                                   settled=len(game.history))
         if best.remaining and not amend:
             amend = self._lighter_defences(best, seen, previous, hidden | unsure)
         if amend:  # with differences left, taken only if it explains some of them
@@ -263,7 +268,7 @@ class Follower:
         if not first.actions and not steps:
             return Outcome(alerts=list(self.alerts.values()), note="nothing to confirm now")
         self._used(first.actions + steps, game)
-        self._gather(g, seen, self.last_unknown)
+        self._gather(g, seen, self.last_hidden, self.last_unknown - self.last_hidden)
         self._remember_unseen(g, seen, [])
         self._confirm(g, seen, self.last_unknown, [])  # the redeployment as seen: read right
         return Outcome(actions=first.actions + steps, alerts=first.alerts, raised=first.raised)
@@ -293,7 +298,7 @@ class Follower:
         self._remember_unseen(g, seen, [])
         self._confirm(g, seen, self.last_unknown, [])
         out = self._do(game, [action])
-        self._gather(g, seen, self.last_unknown)
+        self._gather(g, seen, self.last_hidden, self.last_unknown - self.last_hidden)
         return out
 
     def _resettled_first(self, game: Game) -> list[Action]:
@@ -339,14 +344,14 @@ class Follower:
                     if tribe is not None:
                         (self.redeploys if isinstance(action, Redeploy) else self.heroes)[tribe.name] = len(g.history)
                         if isinstance(action, Redeploy):
-                            self.evidence[tribe.name] = {}
+                            self.evidence[tribe.name], self.doubts[tribe.name] = {}, {}
                 if g.explain(action) is not None:
                     break
                 index = len(g.history)
                 g.apply(action)
                 if isinstance(action, Resettle):
                     self.resettles[action.race] = (index, _holding(g, action.race))
-                    self.evidence[action.race] = {}
+                    self.evidence[action.race], self.doubts[action.race] = {}, {}
         if any(isinstance(a, Roll) for a in actions):
             self.hints.die = None
             self.hints.target = None
@@ -452,18 +457,18 @@ class Follower:
             if i >= index:
                 self.resettles[race] = (i + 1, after)
 
-    def _amendments(self, game: Game, seen: View, before: set[tuple[int, str]],
-                    skip: set[int], settled: int | None = None) -> list[tuple[int, Action]]:
+    def _amendments(self, game: Game, seen: View, before: set[tuple[int, str]], skip: set[int],
+                    hidden: set[int], settled: int | None = None) -> list[tuple[int, Action]]:
         """Redeployments and Heroes this sight shows better than the game holds them (see
         ``amended_redeploy``, ``amended_heroes``), each one checked after the ones before it."""
-        for kept in (self.redeploys, self.heroes, self.resettles, self.evidence):
+        for kept in (self.redeploys, self.heroes, self.resettles, self.evidence, self.doubts):
             for race in [race for race in kept if race not in game.tribes]:
                 del kept[race]
         # once their player readies troops again, the race's tokens move now, not then
         self.redeploys = {race: i for race, i in self.redeploys.items() if not _turn_again(game, race, i)}
         self.heroes = {race: i for race, i in self.heroes.items() if not _turn_again(game, race, i)}
         self.resettles = {race: kept for race, kept in self.resettles.items() if not _turn_again(game, race, kept[0])}
-        self._gather(game, seen, skip)
+        self._gather(game, seen, hidden, skip - hidden)
         out = []
         trial = game
         settled = len(game.history) if settled is None else settled  # actions of this sight are not amended
@@ -477,30 +482,41 @@ class Follower:
             return attempt is not None
 
         for race, index in self.redeploys.items():
-            take(index, amended_redeploy(trial, index, race, self.evidence.get(race, {}), self.room))
+            was = _holding(trial, race)
+            if take(index, amended_redeploy(trial, index, race, self._readings(race), self.room)) \
+                    and self.resettles.get(race, (0, None))[1] == was:  # resettled since, elsewhere
+                self.resettles[race] = (self.resettles[race][0], _holding(trial, race))
         for race, index in self.heroes.items():
             if not _placing_now(trial, race):  # the Heroes move as the race's turn ends: the end of the step takes them
                 heroes = {rid for rid, kind in before if kind == pieces.HERO}
                 take(index, amended_heroes(trial, index, race, seen, heroes, skip))
         for race, (index, after) in list(self.resettles.items()):
-            amended = amended_resettle(trial, index, race, after, self.evidence.get(race, {}), self.room)
+            amended = amended_resettle(trial, index, race, after, self._readings(race), self.room)
             if _holding(trial, race) == after and take(index, amended):
                 self.resettles[race] = (index, _holding(trial, race))  # untouched since, now as amended
         return out
 
-    def _gather(self, game: Game, seen: View, skip: set[int]) -> None:
-        """The most tokens read on each region of a race since its last redeployment or resettlement.
-        When those are more than the race has, an earlier sight caught the tokens on their way (the
-        redeployment was taken before the hands were done): this sight's reading starts afresh."""
-        for race, most in self.evidence.items():
+    def _gather(self, game: Game, seen: View, hidden: set[int], unsure: set[int]) -> None:
+        """Note which sight read which count on each region of a race since its last redeployment
+        or resettlement (``_as_read`` weighs them); a region where none is read gives nothing (they
+        may lie under something, or be misread). Readings vision was unsure of are kept apart: they
+        count for a region only while it has not been read surely (vision doubts what a token is more
+        than that it lies there, so a region unsure in every sight still tells its count)."""
+        self.sights += 1
+        for race, readings in self.evidence.items():
             label = race_label(game, race)
-            held = game.regions_of(race)
-            now = {r: seen.get(r, {}).get(label, 0) for r in held if r not in skip}  # none read: one under something
-            merged = {r: max(most.get(r, 0), now.get(r, 0)) for r in set(most) | set(now) if r in held}
-            if sum(max(1, merged.get(r, 0)) for r in held) > sum(game.regions[r].tokens for r in held):
-                merged = now
-            most.clear()
-            most.update(merged)
+            held = set(game.regions_of(race))
+            doubts = self.doubts.setdefault(race, {})
+            for kept in (readings, doubts):
+                for r in [r for r in kept if r not in held]:
+                    del kept[r]
+            for r in held - hidden:
+                if n := seen.get(r, {}).get(label, 0):
+                    (doubts if r in unsure else readings).setdefault(r, {}).setdefault(n, []).append(self.sights)
+
+    def _readings(self, race: str) -> dict[int, dict[int, list[int]]]:
+        """The counts read on each region of ``race`` (see ``_gather``): the sure ones where there are."""
+        return {**self.doubts.get(race, {}), **self.evidence.get(race, {})}
 
     def _changed(self, region: int) -> bool:
         """Whether the camera's reading of a region changed in the last sight (or was never taken)."""

@@ -233,3 +233,57 @@ def test_a_redeployment_taken_while_hands_were_moving_is_amended_to_the_board_on
     # 5 read on 4 before and 10 on 9 now are more than the 12 Ratmen: the earlier sight is stale
     out = f.see(g, {**expected_view(g), 4: {"ratmen": 2}, 9: {"ratmen": 10}})
     assert out.alerts == [] and [(i, a.notation()) for i, a in out.amend] == [(3, "redeploy 4:2 9:10")]
+
+
+def test_a_count_most_sights_contradict_does_not_move_a_redeployment():
+    g = play(game_with("alchemist ratmen", "berserk amazons"), "pick ratmen", "conquer 4", "conquer 9")
+    f = Follower()
+    f.last_seen = {**expected_view(g), 4: {"ratmen": 7}, 9: {"ratmen": 5}}
+    assert [a.notation() for a in f.redeployed(g).actions] == ["redeploy 4:7 9:5"]
+    play(g, "redeploy 4:7 9:5", "end", "pick amazons")
+    for _ in range(2):
+        assert f.see(g, {**expected_view(g), 4: {"ratmen": 7}, 9: {"ratmen": 5}}).amend == []
+    # a token of region 4 read on region 9: 7 and 6 are more than the 12 Ratmen, and two sights
+    # against one say 5 lie on region 9 (the one that reads more than the game has is flagged)
+    out = f.see(g, {**expected_view(g), 4: {"ratmen": 6}, 9: {"ratmen": 6}})
+    assert out.amend == [] and [(a.code, a.region) for a in out.raised] == [("count", 9)]
+
+
+def test_a_region_vision_is_unsure_of_still_counts_its_tokens_for_a_redeployment():
+    g = play(game_with("alchemist ratmen", "berserk amazons"), "pick ratmen", "conquer 4", "conquer 9")
+    f = Follower()
+    room = {4: 13, 9: 4}
+    seen = {**expected_view(g), 4: {"ratmen": 5}, 9: {"ratmen": 4}}
+    f.observe(g, observation(seen, {4: 0.1}, room))  # region 4 unsure: the tokens not seen may lie there
+    assert [a.notation() for a in f.redeployed(g).actions] == ["redeploy 4:8 9:4"]
+    play(g, "redeploy 4:8 9:4", "end", "pick amazons")
+    # region 4 still unsure, but it shows 5 Ratmen in each sight: the hidden ones are under the
+    # stacks of region 9, which shows all it can hold
+    out = f.observe(g, observation({**expected_view(g), 4: {"ratmen": 5}, 9: {"ratmen": 4}}, {4: 0.1}, room))
+    assert [(i, a.notation()) for i, a in out.amend] == [(3, "redeploy 4:5 9:7")]
+    # and a sight that reads no Ratmen there (a hand's shadow, a misread) says nothing of them
+    out = f.observe(g, observation({**expected_view(g), 4: {}, 9: {"ratmen": 4}}, {4: 0.1}, room))
+    assert out.amend == []
+
+
+def test_a_redeployment_is_amended_on_the_regions_nothing_has_touched_since():
+    g = play(game_with("alchemist ratmen", "swamp humans", "hill elves", players=("Ann", "Ben", "Cat")),
+             "pick ratmen", "conquer 4", "conquer 9", "conquer 10", "conquer 15")
+    f = Follower()
+    room = {4: 4, 9: 4, 10: 3, 15: 6}
+    seen = {**expected_view(g), 4: {"ratmen": 2}, 9: {"ratmen": 2}, 10: {"ratmen": 3}, 15: {"ratmen": 3}}
+    f.observe(g, observation(seen, {15: 0.1}, room))  # region 15 unsure: the 2 tokens not seen may lie there
+    assert [a.notation() for a in f.redeployed(g).actions] == ["redeploy 4:2 9:2 10:3 15:5"]
+    play(g, "redeploy 4:2 9:2 10:3 15:5", "end", "pick humans")
+    # the Humans take region 4 before a sight shows the Ratmen better; while a Ratmen token is in
+    # hand (it may lie on the board already) their redeployment stays as it is
+    seen = {**expected_view(play(g.copy(), "conquer 4")), 10: {"ratmen": 3}, 15: {"ratmen": 3}}
+    out = f.observe(g, observation(seen, room=room))
+    assert [a.notation() for a in out.actions] == ["conquer 4"] and out.amend == []
+    out.apply_to(g)
+    play(g, f"redeploy 4:{g.regions[4].tokens + g.active_tribe(1).hand}", "end", "resettle ratmen 9:1")
+    # the sights read 3 on region 15, and region 10 shows all it can hold: the 2 lie there; region
+    # 4 had what the conquest took, and region 9 has had a token more since
+    seen = {**expected_view(g), 10: {"ratmen": 3}, 15: {"ratmen": 3}}
+    out = f.observe(g, observation(seen, room=room))
+    assert [(i, a.notation()) for i, a in out.amend] == [(5, "redeploy 4:2 9:2 10:5 15:3")]
