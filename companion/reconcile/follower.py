@@ -221,23 +221,26 @@ class Follower:
 
     def die(self, game: Game, face: int) -> Outcome:
         """The Reinforcement Die was rolled (button, scoring box or a typed face)."""
-        first = self._resettled_first(game)
         target = self.hints.target
-        declared = [[a, Roll(face)] for a in attempts(game, target)] if target is not None else []
-        for actions in declared + [[Roll(face)]]:
-            if _legal_in_turn(game, first + actions):
-                return self._do(game, first + actions)
+        due = self._due(game)
+        tries = [(before, [a, Roll(face)]) for before in due for a in attempts(_after(game, before), target)] \
+            if target is not None else []
+        for before, actions in tries + [(due[0], [Roll(face)])]:
+            if _legal_in_turn(_after(game, before), actions):
+                return self._do(game, before + actions)
         self.hints.die = face
         return Outcome(alerts=list(self.alerts.values()), note=f"die {face} kept for the final conquest attempt")
 
     def declare(self, game: Game, region: int) -> Outcome:
         """The final conquest attempt's target, declared on the dashboard before or after the roll."""
-        first = self._resettled_first(game)
-        for attempt in attempts(game, region) if self.hints.die is not None else []:
-            if _legal_in_turn(game, first + [attempt, Roll(self.hints.die)]):
-                return self._do(game, first + [attempt, Roll(self.hints.die)])
-        if game.phase == "final-roll" or any(_legal_in_turn(game, first + [a]) for a in attempts(game, region)):
-            self.hints.target = region
+        for before in self._due(game):
+            g = _after(game, before)
+            for attempt in attempts(g, region) if self.hints.die is not None else []:
+                if _legal_in_turn(g, [attempt, Roll(self.hints.die)]):
+                    return self._do(game, before + [attempt, Roll(self.hints.die)])
+            if g.phase == "final-roll" or any(_legal_in_turn(g, [a]) for a in attempts(g, region)):
+                self.hints.target = region
+                break
         return Outcome(alerts=list(self.alerts.values()), note=f"final conquest attempt declared on region {region}")
 
     def confirm(self, game: Game) -> Outcome:
@@ -306,6 +309,21 @@ class Follower:
         stack, the camera saw no change): taken as the camera last saw it first."""
         due = self.redeployment(game) if game.phase == "resettlement" else None
         return [due] if due is not None else []
+
+    def _due(self, game: Game) -> list[list[Action]]:
+        """What may still be due before the final conquest attempt of the player at play, in the
+        order tried: the resettlement still due (see ``_resettled_first``); then also the end of the
+        turn at play in the game, as the camera last saw it (a turn with no move the camera could
+        see, ended by a button the game took for the resettlement): only when the attempt is not
+        legal before it."""
+        first = self._resettled_first(game)
+        g = _after(game, first)
+        tribe, race = _redeploying(g)
+        seen = self._with_accepted(g, self.last_seen or expected_view(g))
+        ending = [guess_redeploy(g, tribe, seen, race=race, unknown=self.last_unknown, room=self.room)] \
+            if tribe is not None else []
+        ending += [EndTurn()]
+        return [first] + ([first + ending] if _legal_in_turn(g, ending) else [])
 
     def answer(self, game: Game, option: int) -> Outcome:
         """The table chose one of the question's explanations."""
@@ -721,6 +739,13 @@ def _trusting(game: Game, seen: View, unsure: set[int]) -> View:
         return seen
     want = expected_view(game)
     return {rid: (dict(want.get(rid, {})) if rid in unsure else labels) for rid, labels in seen.items()}
+
+
+def _after(game: Game, actions: list[Action]) -> Game:
+    g = game.copy()
+    for action in actions:
+        g.apply(action)
+    return g
 
 
 def _legal_in_turn(game: Game, actions: list[Action]) -> bool:

@@ -107,6 +107,23 @@ def test_a_die_before_the_target_waits_for_the_region_to_show():
     assert [a.notation() for a in out.actions] == ["attempt 3", "roll 3"]
 
 
+def test_a_final_attempt_declared_after_a_turn_the_camera_saw_nothing_of_ends_that_turn_first():
+    truth = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9", "conquer 10",
+                "redeploy 4:2 9:5 10:5", "end", "pick humans", "conquer 4", "conquer 3", "conquer 2",
+                "redeploy 2:1 3:1 4:7", "end",
+                "resettle ratmen 10:1",  # under the stack on region 10: the camera sees no change
+                "redeploy 9:5 10:6", "end",  # Ann's turn puts every token back: End Turn, taken for the resettlement
+                "attempt 9", "roll 3")  # Ben's final attempt, the first thing in his turn
+
+    def seen_of(g):  # region 10 shows five tokens side by side, no more
+        view = expected_view(g)
+        return {**view, 10: {label: min(n, 5) for label, n in view[10].items()}}
+
+    run = follow(truth, seen_of)  # (where the hidden token lies, under 9 or 10, the camera cannot tell)
+    assert [a.notation() for a in run.ours.history[-3:]] == ["end", "attempt 9", "roll 3"]
+    assert run.ours.turn.player == truth.turn.player and run.alerts == []
+
+
 def test_confirm_takes_the_redeployment_as_seen_and_ends_the_turn():
     g = act(game_with("alchemist ratmen"), "pick ratmen", "conquer 4", "conquer 9")
     f = Follower()
