@@ -311,7 +311,10 @@ def _as_read(given: dict[int, int], least: dict[int, int], evidence: dict[int, d
         sights = [s for n, read in evidence.get(r, {}).items() if n > counts[r] for s in read]
         return len(sights), max(sights, default=-1)
 
-    while spare and (r := max(given, key=lambda r: (more(r), given[r], -r))) and more(r)[0]:
+    while spare:
+        r = max(given, key=lambda r: (more(r), given[r], -r))
+        if not more(r)[0]:
+            break
         counts[r] += 1
         spare -= 1
     if spare:

@@ -1,6 +1,7 @@
 """Misreads: a region vision read with a low confidence never moves the game alone nor raises an alert,
 and one misread never ends a turn the table did not end."""
 from companion.reconcile import Follower, expected_view
+from companion.reconcile.explain import _as_read
 from vision.observe import Observation, RegionView
 
 from ..rules.helpers import game_with, play
@@ -287,3 +288,10 @@ def test_a_redeployment_is_amended_on_the_regions_nothing_has_touched_since():
     seen = {**expected_view(g), 10: {"ratmen": 3}, 15: {"ratmen": 3}}
     out = f.observe(g, observation(seen, room=room))
     assert [(i, a.notation()) for i, a in out.amend] == [(5, "redeploy 4:2 9:2 10:5 15:3")]
+
+
+def test_the_counts_read_on_region_0_weigh_like_any_other():
+    # (a sea on the maps here, a land region on others: region numbers start at 0)
+    given = {0: 1, 5: 2}
+    readings = {0: {2: [1, 2]}, 5: {1: [1, 2]}}  # two sights read 2 tokens on region 0, 1 on region 5
+    assert _as_read(given, {0: 1, 5: 1}, readings, room={0: 10, 5: 1}) == {0: 2, 5: 1}
