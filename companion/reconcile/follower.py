@@ -121,7 +121,7 @@ class Follower:
         # redeployment or resettlement; ``doubts``: the same from the readings vision was unsure of
         self.evidence: dict[str, dict[int, dict[int, list[int]]]] = {}
         self.doubts: dict[str, dict[int, dict[int, list[int]]]] = {}
-        self.sights = 0
+        self.sights = 0  # the sights gathered so far (they number the readings)
         self.room: dict[int, int] = {}  # region -> how many tokens lie on it side by side (from vision)
         # (region, marker) read where the game has none, on a region of a race that places it
         self.sightings: set[tuple[int, str]] = set()
@@ -500,10 +500,10 @@ class Follower:
             return attempt is not None
 
         for race, index in self.redeploys.items():
-            was = _holding(trial, race)
+            was, resettled = _holding(trial, race), self.resettles.get(race)
             if take(index, amended_redeploy(trial, index, race, self._readings(race), self.room)) \
-                    and self.resettles.get(race, (0, None))[1] == was:  # resettled since, elsewhere
-                self.resettles[race] = (self.resettles[race][0], _holding(trial, race))
+                    and resettled is not None and resettled[1] == was:  # its resettlement since: on other regions
+                self.resettles[race] = (resettled[0], _holding(trial, race))
         for race, index in self.heroes.items():
             if not _placing_now(trial, race):  # the Heroes move as the race's turn ends: the end of the step takes them
                 heroes = {rid for rid, kind in before if kind == pieces.HERO}
@@ -742,6 +742,7 @@ def _trusting(game: Game, seen: View, unsure: set[int]) -> View:
 
 
 def _after(game: Game, actions: list[Action]) -> Game:
+    """A copy of ``game`` with ``actions`` applied."""
     g = game.copy()
     for action in actions:
         g.apply(action)
