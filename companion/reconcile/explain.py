@@ -318,7 +318,7 @@ def _as_read(given: dict[int, int], least: dict[int, int], evidence: dict[int, d
         counts[r] += 1
         spare -= 1
     if spare:
-        read = {r: max(evidence.get(r, {0: 0})) for r in given}
+        read = {r: max(evidence.get(r, ()), default=0) for r in given}  # the most read there
         counts[_hiding_place(given, read, set(given) - set(evidence), room, given)] += spare
     return counts
 

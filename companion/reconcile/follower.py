@@ -226,7 +226,7 @@ class Follower:
         tries = [(before, [a, Roll(face)]) for before in due for a in attempts(_after(game, before), target)] \
             if target is not None else []
         for before, actions in tries + [(due[0], [Roll(face)])]:
-            if _legal_in_turn(_after(game, before), actions):
+            if _legal_in_turn(game, before + actions):
                 return self._do(game, before + actions)
         self.hints.die = face
         return Outcome(alerts=list(self.alerts.values()), note=f"die {face} kept for the final conquest attempt")
