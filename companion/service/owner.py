@@ -1,11 +1,14 @@
 """The game owner: one thread drains the one input queue; the only code that changes the Game.
 
 For each input it checks, applies, commits to the store, then publishes (in that order: nothing is
-shown before it is on disk). Listeners receive a ``Published`` snapshot after every change.
+shown before it is on disk). Listeners receive a ``Published`` snapshot after every change. The
+alerts and the camera's question that stand are stored too (``Store.standing``) and shown again
+after a restart.
 """
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import queue
 import random
@@ -22,7 +25,7 @@ from ..rules.game import CHANCE, Game
 from ..rules.setup import Setup
 from ..shuffle import roll_die
 from . import codes, views, wording
-from ..reconcile import Follower, follows
+from ..reconcile import Follower, Question, follows
 from .inputs import Answer, Declare, NewGame, Observation, Outcome, Play, Resolve, RollDie, Undo
 from .store import Store, StoredGame
 
@@ -63,7 +66,9 @@ class GameOwner:
         self._version = 0
         self._thread: threading.Thread | None = None
         self.follower = Follower()
-        self.question: dict | None = None
+        self.question: dict | None = None  # the camera's question as the screens show it
+        self._asked = None  # ... and as the follower asked it (its options are actions)
+        self._kept = ""  # the standing alerts and question last stored (JSON)
 
     # ---------------------------------------------------------------- life
     def start(self) -> "GameOwner":
@@ -197,13 +202,40 @@ class GameOwner:
 
     def _load(self, stored: StoredGame, game: Game | None = None) -> None:
         self.follower = Follower()
-        self.question = None
+        self.question, self._asked = None, None
         self.stored = stored
         self.game = game or Game(stored.setup)
         self._log, self._alerts = [], []
         for action in ([] if game else self.store.actions(stored.id)):
             self._log.append(self._entry(action, "store"))
             self.game.apply(action)
+        if stored.finished != self.game.finished:  # stored by a version that wrote the two apart
+            log.warning("game %d was stored as %s but its record says %s: repaired", stored.id,
+                        "finished" if stored.finished else "unfinished", "finished" if self.game.finished else "unfinished")
+            self.store.set_finished(stored.id, self.game.finished)
+            self.stored = dataclasses.replace(stored, finished=self.game.finished)
+        self._restore_standing()
+
+    def _restore_standing(self) -> None:
+        """The alerts and the question that stood when the service stopped."""
+        alerts, question = self.store.standing(self.stored.id)
+        self._alerts = alerts
+        self._alert_ids = max([self._alert_ids] + [a["id"] for a in alerts])
+        if question is not None:
+            self._asked = Question(question["text"], tuple(tuple(A.from_json(a) for a in option)
+                                                            for option in question["options"]))
+            self.follower.question = self._asked  # answered as if asked in this run
+            self.question = self._asked.to_json()
+        self._kept = json.dumps([alerts, question])
+
+    def _keep_standing(self) -> None:
+        """Store the alerts and the question that stand, when they changed (before they are shown)."""
+        question = None if self.question is None or self._asked is None else {
+            "text": self._asked.text, "options": [[a.to_json() for a in o] for o in self._asked.options]}
+        kept = json.dumps([self._alerts, question])
+        if kept != self._kept:
+            self.store.set_standing(self.stored.id, self._alerts, question)
+            self._kept = kept
 
     def _entry(self, action: A.Action, source: str) -> dict:
         seat = self.game.current_player
@@ -253,15 +285,13 @@ class GameOwner:
         seq = len(self.game.history)
         before = self._known_values()
         self.game.apply(action)
-        try:
-            self.store.append(self.stored.id, seq, action, source)
+        try:  # the game's last action and its finished flag: one transaction
+            self.store.append(self.stored.id, seq, action, source, finished=self.game.finished)
         except Exception:
             self.game.undo()
             raise
         self._remember_values(before, source)
         self._log.append(entry)
-        if self.game.finished:
-            self.store.set_finished(self.stored.id, True)
         self._publish()
 
     def _amend(self, seq: int, action: A.Action, source: str) -> None:
@@ -337,6 +367,7 @@ class GameOwner:
                                  "source": "camera"}
         current = {(a.region, a.code) for a in out.alerts}
         self._alerts = kept + [a for k, a in standing.items() if k in current]
+        self._asked = out.question
         self.question = out.question.to_json() if out.question else None
         self._publish()
         done = self._log[-len(out.actions)]["text"] if out.actions else ""
@@ -349,11 +380,14 @@ class GameOwner:
         if not game.history:
             return Outcome(409, "nothing-to-undo", "No action has been played yet.")
         seq = len(game.history) - 1
-        self.store.remove_last(self.stored.id, seq)
         before = self._known_values()
         last = game.undo()
+        try:
+            self.store.remove_last(self.stored.id, seq, finished=game.finished)
+        except Exception:
+            game.apply(last)
+            raise
         self._remember_values(before, "undo")
-        self.store.set_finished(self.stored.id, game.finished)
         undone = self._log.pop() if self._log else None
         self._publish()
         text = undone["text"] if undone else last.notation()
@@ -392,6 +426,10 @@ class GameOwner:
                           for i in range(len(self.game.players)))
             self.published = Published(self._version, self.stored.id, public, seats, tuple(self._log),
                                        tuple(self._alerts), self.stored.seat_codes)
+            try:
+                self._keep_standing()
+            except Exception:  # the game itself is stored: only a restart would forget the alerts
+                log.exception("cannot keep the standing alerts")
         for listener in list(self.listeners):
             try:
                 listener(self.published)

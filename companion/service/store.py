@@ -1,12 +1,15 @@
 """The store: every game's setup and accepted actions in SQLite (WAL, synchronous writes).
 
 An action is committed before anyone is told about it, so a pulled plug loses nothing shown. The
+last action of a game and its finished flag are one transaction (and an undo and the flag too). The
 state of a game is always the replay of its stored record; several games are kept, and the one in
-progress is resumed at start. The numbers a table has read off its banners and badges (Small World
-of Warcraft) are kept too, from one game to the next.
+progress is resumed at start. The alerts and the camera's question that stand are kept with their
+game, so a restart shows them again. The numbers a table has read off its banners and badges (Small
+World of Warcraft) are kept too, from one game to the next.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -34,6 +37,11 @@ CREATE TABLE IF NOT EXISTS actions (
     source TEXT NOT NULL,
     at REAL NOT NULL,
     PRIMARY KEY (game, seq)
+);
+CREATE TABLE IF NOT EXISTS standing (
+    game INTEGER PRIMARY KEY REFERENCES games(id),
+    alerts TEXT NOT NULL,
+    question TEXT
 );
 CREATE TABLE IF NOT EXISTS piece_values (
     ruleset TEXT NOT NULL,
@@ -102,21 +110,15 @@ class Store:
 
     def set_piece_values(self, ruleset: str, values: dict) -> None:
         """Remember values (same shape as ``piece_values``); a value of None forgets that name."""
-        with self._lock:
-            self._db.execute("BEGIN")
-            try:
-                for kind in ("races", "powers"):
-                    for name, value in (values.get(kind) or {}).items():
-                        if value is None:
-                            self._db.execute("DELETE FROM piece_values WHERE ruleset = ? AND kind = ? AND name = ?",
-                                             (ruleset, kind, name))
-                        else:
-                            self._db.execute("INSERT OR REPLACE INTO piece_values (ruleset, kind, name, value) "
-                                             "VALUES (?, ?, ?, ?)", (ruleset, kind, name, int(value)))
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        with self._lock, self._transaction():
+            for kind in ("races", "powers"):
+                for name, value in (values.get(kind) or {}).items():
+                    if value is None:
+                        self._db.execute("DELETE FROM piece_values WHERE ruleset = ? AND kind = ? AND name = ?",
+                                         (ruleset, kind, name))
+                    else:
+                        self._db.execute("INSERT OR REPLACE INTO piece_values (ruleset, kind, name, value) "
+                                         "VALUES (?, ?, ?, ?)", (ruleset, kind, name, int(value)))
 
     # ---------------------------------------------------------------- games
     def new_game(self, setup: Setup, die_seed: int, seat_codes: list[str]) -> int:
@@ -146,17 +148,36 @@ class Store:
         with self._lock:
             self._db.execute("UPDATE games SET finished = ? WHERE id = ?", (int(finished), game_id))
 
-    # ---------------------------------------------------------------- actions
-    def append(self, game_id: int, seq: int, action: Action, source: str) -> None:
-        """Commit one accepted action (``seq`` counts from 0); durable when this returns."""
+    # ---------------------------------------------------------------- alerts and question standing
+    def standing(self, game_id: int) -> tuple[list[dict], dict | None]:
+        """The alerts (as the table screen shows them) and the camera's question that stood last."""
         with self._lock:
+            row = self._db.execute("SELECT alerts, question FROM standing WHERE game = ?", (game_id,)).fetchone()
+        if row is None:
+            return [], None
+        return json.loads(row[0]), (json.loads(row[1]) if row[1] else None)
+
+    def set_standing(self, game_id: int, alerts: list[dict], question: dict | None) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO standing (game, alerts, question) VALUES (?, ?, ?)",
+                             (game_id, json.dumps(alerts), json.dumps(question) if question else None))
+
+    # ---------------------------------------------------------------- actions
+    def append(self, game_id: int, seq: int, action: Action, source: str, *, finished: bool | None = None) -> None:
+        """Commit one accepted action (``seq`` counts from 0); durable when this returns. With
+        ``finished``, the game's finished flag is set in the same transaction (the game's last action)."""
+        with self._lock, self._transaction():
             self._db.execute("INSERT INTO actions (game, seq, action, source, at) VALUES (?, ?, ?, ?, ?)",
                              (game_id, seq, json.dumps(action.to_json()), source, time.time()))
+            if finished is not None:
+                self._db.execute("UPDATE games SET finished = ? WHERE id = ?", (int(finished), game_id))
 
-    def remove_last(self, game_id: int, seq: int) -> None:
-        """Undo: forget the action at ``seq`` (the last one)."""
-        with self._lock:
+    def remove_last(self, game_id: int, seq: int, *, finished: bool | None = None) -> None:
+        """Undo: forget the action at ``seq`` (the last one); with ``finished``, the flag too, in one transaction."""
+        with self._lock, self._transaction():
             self._db.execute("DELETE FROM actions WHERE game = ? AND seq = ?", (game_id, seq))
+            if finished is not None:
+                self._db.execute("UPDATE games SET finished = ? WHERE id = ?", (int(finished), game_id))
 
     def replace(self, game_id: int, seq: int, action: Action, source: str) -> None:
         """A past action corrected (a redeployment seen better later); durable when this returns."""
@@ -167,18 +188,23 @@ class Store:
     def insert(self, game_id: int, seq: int, action: Action, source: str) -> None:
         """A missed action put into the past before the one at ``seq`` (a Fortress seen later);
         the later actions move one on. One transaction: durable, or nothing changed, when this returns."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                # two steps, so no two rows share a number on the way: s -> -s-2 -> s+1
-                self._db.execute("UPDATE actions SET seq = -seq - 2 WHERE game = ? AND seq >= ?", (game_id, seq))
-                self._db.execute("UPDATE actions SET seq = -seq - 1 WHERE game = ? AND seq < 0", (game_id,))
-                self._db.execute("INSERT INTO actions (game, seq, action, source, at) VALUES (?, ?, ?, ?, ?)",
-                                 (game_id, seq, json.dumps(action.to_json()), source, time.time()))
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        with self._lock, self._transaction():
+            # two steps, so no two rows share a number on the way: s -> -s-2 -> s+1
+            self._db.execute("UPDATE actions SET seq = -seq - 2 WHERE game = ? AND seq >= ?", (game_id, seq))
+            self._db.execute("UPDATE actions SET seq = -seq - 1 WHERE game = ? AND seq < 0", (game_id,))
+            self._db.execute("INSERT INTO actions (game, seq, action, source, at) VALUES (?, ?, ?, ?, ?)",
+                             (game_id, seq, json.dumps(action.to_json()), source, time.time()))
+
+    @contextlib.contextmanager
+    def _transaction(self):
+        """BEGIN IMMEDIATE ... COMMIT (held under ``_lock``): all of it is on disk, or none of it."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
 
     def actions(self, game_id: int) -> list[Action]:
         with self._lock:

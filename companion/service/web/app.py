@@ -4,7 +4,8 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, Response, jsonify, render_template, request
+from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
 from . import security
@@ -66,4 +67,15 @@ def error(status: int, title: str, sentence: str):
     """A clear 4xx/5xx: JSON for the API, a small page for a browser; never a traceback."""
     if wants_json():
         return jsonify({"error": title.lower().replace(" ", "-"), "sentence": sentence}), status
-    return render_template("error.html", status=status, title=title, sentence=sentence), status
+    try:
+        return render_template("error.html", status=status, title=title, sentence=sentence), status
+    except Exception:  # the page itself must not fail (its template or base gone, a broken install)
+        log.exception("the error page could not be drawn")
+        return plain_error(status, title, sentence), status
+
+
+def plain_error(status: int, title: str, sentence: str) -> Response:
+    """The error page with nothing to load: no template, no stylesheet."""
+    page = (f"<!doctype html><html lang=en><meta charset=utf-8><title>{status} {escape(title)}</title>"
+            f"<h1>{escape(title)}</h1><p>{escape(sentence)}</p><p><a href=\"/\">Back to the table</a></p></html>")
+    return Response(page, status=status, mimetype="text/html")
