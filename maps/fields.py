@@ -2,9 +2,10 @@
 the file, the region (when there is one), the field and what is wrong."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Callable, Collection, Iterable
+
+from . import files
 
 Fail = Callable[..., "MapError"]
 
@@ -13,19 +14,23 @@ class MapError(ValueError):
     """A map file that cannot be used; the message is one line a user can act on."""
 
 
-def read_text(path: Path) -> str:
+def read_text(path: Path, what: str = "map file") -> str:
+    """A regular file's UTF-8 text, of a bounded size."""
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MapError(f"{path}: cannot read: {exc}") from None
+        return files.read_text(path, what, MAX_FILE)
+    except files.BadInput as exc:
+        raise MapError(str(exc)) from None
+
+
+MAX_FILE = 1024 * 1024  # the largest shipped map is ~20 KB
 
 
 def json_object(text: str, source: str, what: str) -> dict:
     """The file's JSON object; ``what`` names it in the error ("a map")."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MapError(f"{source}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+        data = files.loads(text, source)
+    except files.BadInput as exc:
+        raise MapError(str(exc)) from None
     if not isinstance(data, dict):
         raise MapError(f"{source}: {what} is a JSON object")
     return data

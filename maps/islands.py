@@ -12,12 +12,10 @@ island name or an island file path. Region ``r`` of the ``k``-th island (from 1)
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 
-from . import fields
+from . import fields, files
 from .fields import MapError
 from .model import Board, Region
 
@@ -67,10 +65,11 @@ def load_island(name_or_path: str) -> Island:
     if name_or_path in builtin_names():
         res = resources.files(__package__) / "islands" / f"{name_or_path}.json"
         return parse_island(res.read_text(encoding="utf-8"), f"{name_or_path}.json")
-    path = Path(name_or_path)
-    if not path.exists():
-        raise MapError(f"{name_or_path}: no such island (shipped sample islands: {', '.join(builtin_names())})")
-    return parse_island(fields.read_text(path), str(path))
+    try:
+        path = files.check_path(name_or_path, "island file")
+    except files.BadInput as exc:
+        raise MapError(f"{exc} (shipped sample islands: {', '.join(builtin_names())})") from None
+    return parse_island(fields.read_text(path, "island file"), str(path))
 
 
 def parse_island(text: str, source: str = "<island>") -> Island:
@@ -126,15 +125,15 @@ def parse_island(text: str, source: str = "<island>") -> Island:
 def is_islands(name: str) -> bool:
     """Whether a map name names islands (rather than a base-game board)."""
     parts = name.split(SEPARATOR)
-    return all(p in builtin_names() or p.endswith(".json") and Path(p).exists() and _is_island_file(p)
-               for p in parts)
+    return all(p in builtin_names() or p.endswith(".json") and _is_island_file(p) for p in parts)
 
 
 def _is_island_file(path: str) -> bool:
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8")).get("format") == FORMAT
-    except (OSError, ValueError, AttributeError):
+        data = files.loads(files.read_text(path, "island file", fields.MAX_FILE), path)
+    except ValueError:
         return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
 
 
 def load(name: str, check_set: bool = True) -> Board:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from . import fields
+from . import fields, files
 from .fields import MapError
 from .model import SYMBOLS, TERRAINS, Board, Region
 
@@ -27,9 +27,10 @@ def load(name_or_path: str) -> Board:
     if name_or_path in builtin_names():
         res = resources.files(__package__) / "boards" / f"{name_or_path}.json"
         return parse(res.read_text(encoding="utf-8"), f"{name_or_path}.json")
-    path = Path(name_or_path)
-    if not path.exists():
-        raise MapError(f"{name_or_path}: no such map (built-in maps: {', '.join(builtin_names())})")
+    try:
+        path = files.check_path(name_or_path, "map file")
+    except files.BadInput as exc:
+        raise MapError(f"{exc} (built-in maps: {', '.join(builtin_names())})") from None
     return load_file(path)
 
 

@@ -211,7 +211,7 @@ def from_json(data: object) -> Action:
     if not isinstance(data, dict):
         raise RecordError("an action is a JSON object such as {\"act\": \"conquer\", \"region\": 3}")
     name = data.get("act")
-    cls = ACTIONS.get(name)  # type: ignore[arg-type]
+    cls = ACTIONS.get(name) if isinstance(name, str) else None
     if cls is None:
         raise RecordError(f"unknown act {name!r} (known: {', '.join(ACTIONS)})")
     known = {f.name: f for f in fields(cls)}
@@ -228,30 +228,47 @@ def from_json(data: object) -> Action:
     return cls(**kwargs)
 
 
+MAX_NUMBER = 9999  # no region id, token count, value or seat reaches it
+MAX_NAME = 40  # characters of a race or power name
+MAX_ITEMS = 100  # regions listed in one action
+
+
+def _shown(value: object) -> str:
+    """A wrong value as an error line shows it: short, whatever it is."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _field(act: str, name: str, value: object):
     if name in _INT_FIELDS:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise RecordError(f"{act}: field {name!r} must be a whole number, found {value!r}")
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_NUMBER:
+            raise RecordError(f"{act}: field {name!r} must be a whole number from 0 to {MAX_NUMBER}, "
+                              f"found {_shown(value)}")
         return value
     if name in _STR_FIELDS:
-        if not isinstance(value, str) or not value:
-            raise RecordError(f"{act}: field {name!r} must be a name such as \"ratmen\", found {value!r}")
+        if not isinstance(value, str) or not value or len(value) > MAX_NAME:
+            raise RecordError(f"{act}: field {name!r} must be a name such as \"ratmen\", found {_shown(value)}")
         return value
     if name in _PLACEMENT_FIELDS:
         if not isinstance(value, dict):
             raise RecordError(f"{act}: field {name!r} must map regions to counts, e.g. {{\"3\": 2}}")
+        if len(value) > MAX_ITEMS:
+            raise RecordError(f"{act}: field {name!r} lists {len(value)} regions (at most {MAX_ITEMS})")
         out = []
         for key, count in value.items():
-            try:
-                region = int(key)
-            except (TypeError, ValueError):
-                raise RecordError(f"{act}: {name}: {key!r} is not a region id") from None
-            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-                raise RecordError(f"{act}: {name}: region {key} needs a count >= 0, found {count!r}")
+            region = int(key) if isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 4 else None
+            if region is None:
+                raise RecordError(f"{act}: {name}: {_shown(key)} is not a region id")
+            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_NUMBER:
+                raise RecordError(f"{act}: {name}: region {key} needs a count from 0 to {MAX_NUMBER}, "
+                                  f"found {_shown(count)}")
             out.append((region, count))
+        if len({r for r, _ in out}) != len(out):
+            raise RecordError(f"{act}: {name}: a region is listed twice")
         return placement(out)
     if name == "regions":
-        if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        if not isinstance(value, list) or len(value) > MAX_ITEMS or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_NUMBER for v in value):
             raise RecordError(f"{act}: field 'regions' must be a list of region ids")
         return tuple(value)
     raise RecordError(f"{act}: field {name!r} is not understood")  # pragma: no cover

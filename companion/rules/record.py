@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import maps
+from maps import files
 
 from . import ruleset as rulesets
 from .actions import Action, from_json
@@ -53,9 +54,9 @@ def loads(text: str, source: str = "<record>") -> Record:
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{source}:{number}: bad JSON: {exc.msg} (column {exc.colno})") from None
+            data = files.loads(line, source, number)
+        except files.BadInput as exc:
+            raise RecordError(str(exc)) from None
         try:
             if setup is None:
                 setup = Setup.from_json(data)
@@ -77,11 +78,10 @@ def loads(text: str, source: str = "<record>") -> Record:
 
 
 def read(path: str | Path) -> Record:
-    path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read: {exc.strerror if isinstance(exc, OSError) else exc}") from None
+        text = files.read_text(path, "game record")
+    except files.BadInput as exc:
+        raise RecordError(str(exc)) from None
     return loads(text, str(path))
 
 

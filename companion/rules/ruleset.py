@@ -91,6 +91,8 @@ def register(ruleset: Ruleset) -> Ruleset:
 
 
 def get(name: str) -> Ruleset:
+    if not isinstance(name, str):
+        raise ValueError(f"a ruleset is a name such as \"smallworld\" (known: {', '.join(RULESETS)})")
     try:
         return RULESETS[name]
     except KeyError:

@@ -50,7 +50,7 @@ class Setup:
         for key in ("map", "players", "races", "powers"):
             if key not in data:
                 raise RecordError(f"missing header field {key!r}")
-        if not isinstance(data["map"], str):
+        if not isinstance(data["map"], str) or not data["map"] or len(data["map"]) > MAX_MAP:
             raise RecordError("map must be a map name such as \"4p\" or a map file path")
         players = _names(data["players"], "players")
         if not 2 <= len(players) <= 5:
@@ -64,9 +64,14 @@ class Setup:
                    ruleset=ruleset_name, options=data.get("options"))
 
 
+MAX_NAME = 40  # characters of a player, race or power name
+MAX_MAP = 1024  # characters of a map name (islands joined by '+', or a file path)
+
+
 def _names(value: object, field: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise RecordError(f"{field} must be a list of names")
+    if not isinstance(value, list) or len(value) > 100 or not all(
+            isinstance(v, str) and v.strip() and len(v) <= MAX_NAME for v in value):
+        raise RecordError(f"{field} must be a list of names (each up to {MAX_NAME} characters)")
     if len(set(value)) != len(value):
         dup = next(v for v in value if value.count(v) > 1)
         raise RecordError(f"{field}: {dup!r} is listed twice")
