@@ -7,32 +7,34 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from . import cvcompat
+
 DICTIONARY = cv2.aruco.DICT_4X4_50
 A4_MM = (210.0, 297.0)
 
 
 def dictionary():
-    return cv2.aruco.getPredefinedDictionary(DICTIONARY)
+    return cvcompat.dictionary(DICTIONARY)
 
 
-def detector(min_perimeter_rate: float = 0.01, large: bool = False) -> cv2.aruco.ArucoDetector:
+def detector(min_perimeter_rate: float = 0.01, large: bool = False):
     """An ArUco detector for the board markers; small markers are allowed (low minimum perimeter).
 
     ``large``: the marker fills much of the image (a re-check window), so only wide thresholding
     windows are tried, which ignores sensor noise and is several times faster.
     """
-    params = cv2.aruco.DetectorParameters()
+    params = cvcompat.detector_parameters()
     params.minMarkerPerimeterRate = min_perimeter_rate
     if large:
         params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax = 23, 43
         params.adaptiveThreshWinSizeStep = 20
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    return cv2.aruco.ArucoDetector(dictionary(), params)
+    return cvcompat.aruco_detector(dictionary(), params)
 
 
 def marker_image(marker_id: int, side_px: int) -> np.ndarray:
     """The black-and-white marker, ``side_px`` square, without quiet zone."""
-    return cv2.aruco.generateImageMarker(dictionary(), int(marker_id), int(side_px))
+    return cvcompat.marker_image(dictionary(), marker_id, side_px)
 
 
 def sheet(marker_mm: float, dpi: int = 200, page_mm: tuple[float, float] = A4_MM) -> np.ndarray:
