@@ -15,9 +15,6 @@ VERSION: tuple[int, int] = tuple(int(p) for p in cv2.__version__.split(".")[:2])
 # ``ArucoDetector`` is the test, not the version number: a build can carry either API.
 NEW_ARUCO: bool = hasattr(cv2.aruco, "ArucoDetector")
 
-# The versions this code is tested on (Debian's 4.6 and the pip wheels pyproject allows).
-TESTED = "OpenCV 4.6 (Debian bookworm), 4.10 (trixie) and the pip wheels 4.10 to 4.12"
-
 
 def dictionary(name: int = cv2.aruco.DICT_4X4_50):
     """A predefined ArUco dictionary."""
