@@ -13,7 +13,7 @@ from ...rules.errors import RecordError
 from ...rules.record import check_names
 from .. import layout
 from ..inputs import Answer, Declare, Play, Resolve, RollDie, Undo
-from . import security
+from . import bodies, security
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 WAIT_S = 10.0
@@ -31,12 +31,7 @@ def submit(item):
 
 
 def body() -> dict:
-    data = request.get_json(silent=True)
-    if data is None:
-        data = request.form.to_dict()
-    if not isinstance(data, dict):
-        abort(400, description="Send a JSON object.")
-    return data
+    return bodies.json_object()
 
 
 def actor() -> int | None:

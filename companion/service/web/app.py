@@ -7,8 +7,18 @@ from pathlib import Path
 from flask import Flask, Response, jsonify, render_template, request
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import IntegerConverter
 
-from . import security
+from . import bodies, security
+
+
+class BoundedInt(IntegerConverter):
+    """``<int:...>`` in a URL: at most 9 digits (a game, an alert, a region)."""
+
+    def __init__(self, map, *args, **kwargs):
+        kwargs.setdefault("max", 10 ** 9)
+        super().__init__(map, *args, **kwargs)
+
 
 PACKAGE = Path(__file__).resolve().parents[2]  # companion/
 log = logging.getLogger(__name__)
@@ -16,6 +26,8 @@ log = logging.getLogger(__name__)
 
 def create_app(service, *, testing: bool = False) -> Flask:
     app = Flask(__name__, template_folder=str(PACKAGE / "templates"), static_folder=str(PACKAGE / "static"))
+    app.json = bodies.BoundedJSON(app)
+    app.url_map.converters["int"] = BoundedInt  # /games/99999999999999999999 is a 404, not an overflow
     app.secret_key = service.secret_key
     app.config.update(
         SERVICE=service, TESTING=testing,

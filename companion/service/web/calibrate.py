@@ -23,7 +23,7 @@ from calibration.sim import open_camera
 from vision.errors import VisionError
 from vision.settings import Settings
 
-from . import security
+from . import bodies, security
 
 bp = Blueprint("calibrate", __name__, url_prefix="/calibrate")
 PAGES = ("camera", "markers", "reference", "regions", "tokens", "check")
@@ -103,7 +103,7 @@ def status():
 @bp.post("/api/map")
 def choose_map():
     def run(st):
-        name = str((request.get_json(silent=True) or {}).get("map", "")).strip()
+        name = str(bodies.json_object().get("map", "")).strip()
         if name not in maps.builtin_names() and not name.endswith(".json"):
             raise CalibrationError(f"field 'map': unknown map {name!r} (one of {', '.join(maps.builtin_names())}, "
                                    "or the path of a house map file on the companion)")
@@ -131,7 +131,7 @@ def preview():
 
 @bp.post("/api/camera")
 def camera():
-    lock = bool((request.get_json(silent=True) or {}).get("lock"))
+    lock = bool(bodies.json_object().get("lock"))
     return _api(lambda st: flow.camera_step(st.settings, st.folder, st.cam(), st.map, lock))
 
 
@@ -204,7 +204,7 @@ def regions_view():
 @bp.post("/api/regions/seed")
 def seed():
     def run(st):
-        data = request.get_json(silent=True) or {}
+        data = bodies.json_object()
         try:
             rid, x, y = int(data["region"]), float(data["x_mm"]), float(data["y_mm"])
         except (KeyError, TypeError, ValueError):
@@ -231,7 +231,7 @@ def grow():
 @bp.post("/api/regions/<int:rid>")
 def fix(rid: int):
     def run(st):
-        poly = (request.get_json(silent=True) or {}).get("polygon")
+        poly = bodies.json_object().get("polygon")
         flow.fix_region(st.folder, rid, poly)
         return _regions_view(st)
     return _api(run)
@@ -268,7 +268,7 @@ def tray():
 @bp.post("/api/tokens/enroll")
 def enroll():
     def run(st):
-        kinds = (request.get_json(silent=True) or {}).get("kinds") or None
+        kinds = bodies.json_object().get("kinds") or None
         return flow.enroll_step(st.settings, st.folder, kinds)
     return _api(run)
 
