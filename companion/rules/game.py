@@ -208,10 +208,31 @@ class Game:
     def conquest_cost(self, tribe: Tribe, region_id: int) -> int:
         """Tokens needed to conquer the region: 2 + markers + defenders, less the tribe's discounts."""
         rs = self.regions[region_id]
-        cost = 2 + sum(rs.marker(m) for m in pieces.DEFENCE_MARKERS) + (rs.tokens if rs.race else 0)
+        cost = 2 + sum(rs.marker(m) for m in pieces.DEFENCE_MARKERS) + self.defenders_counted(tribe, region_id)
         region = self.board[region_id]
         discount = sum(t.conquest_discount(self, tribe, region) for t in self._traits(tribe))
         return max(1, cost - discount)
+
+    def defenders_counted(self, tribe: Tribe, region_id: int) -> int:
+        """Defending tokens that raise the cost: "+1 additional Race token for each Lost Tribe or other
+        player's Race token already present in the Region" (your own tokens in decline are not)."""
+        rs = self.regions[region_id]
+        if not rs.race:
+            return 0
+        defender = self.tribes.get(rs.race)
+        return 0 if defender is not None and defender.owner == tribe.owner else rs.tokens
+
+    def losses_when_conquered(self, defender: Tribe) -> int:
+        """Tokens a defender discards when one of its regions is conquered: the race's own rule while
+        it is active ("Race benefits no longer apply once the race is put In Decline"), else one."""
+        return defender.race.losses_when_conquered() if defender.active else 1
+
+    def note_attack(self, tribe: Tribe, defender: Tribe | None) -> None:
+        """Remember that the active race attacked an opponent's active race this turn (Diplomat:
+        "whose Active race you did not attack"; "you" is the race holding the power, never a race in
+        decline such as Ghouls)."""
+        if defender is not None and defender.active and tribe.active and defender.owner != tribe.owner:
+            self.turn.attacked.add(defender.owner)
 
     def outcome(self) -> dict | None:
         """None while the game goes on; then the winner(s) with the tie-break explained."""
@@ -409,11 +430,12 @@ class Game:
         if region.water and not any(t.conquers_water() for t in traits):
             return Reason("water", f"{_cap(region.describe())} is a {region.terrain}: only a Seafaring race may "
                           "conquer the Seas and the Lake.")
-        immune = [pieces.MARKER_NAMES[m] for m in pieces.IMMUNITY_MARKERS if rs.marker(m)]
-        if immune:
-            return Reason("immune", f"{_cap(region.describe())} holds a {immune[0]} and is immune to conquest.")
         defender = self.tribes.get(rs.race) if rs.race else None
-        if defender is not None and defender.active and self.allies.get(defender.owner) == tribe.owner:
+        immune = [pieces.MARKER_NAMES[m] for m in pieces.IMMUNITY_MARKERS if rs.marker(m)]
+        if immune and (defender is None or defender.owner != tribe.owner):  # "immune to enemy conquests"
+            return Reason("immune", f"{_cap(region.describe())} holds a {immune[0]} and is immune to conquest.")
+        if defender is not None and defender.active and tribe.active and \
+                self.allies.get(defender.owner) == tribe.owner:  # "Tokens In Decline are not impacted"
             return Reason("ally", f"You are at peace with {self.players[defender.owner].name}, whose Diplomat "
                           f"chose you as ally: you cannot attack their {defender.race.title} until their next turn.")
         if held is None:
@@ -446,10 +468,9 @@ class Game:
         if rs.race == self.PRIMITIVE:
             self.lost_tribe_tray += rs.tokens
         elif defender is not None:
-            lost = rs.tokens if defender_loses_all else min(rs.tokens, defender.race.losses_when_conquered())
+            lost = rs.tokens if defender_loses_all else min(rs.tokens, self.losses_when_conquered(defender))
             defender.hand += rs.tokens - lost
-            if defender.active and defender.owner != tribe.owner:
-                self.turn.attacked.add(defender.owner)
+            self.note_attack(tribe, defender)
         for kind in list(rs.markers):
             if kind == pieces.MOUNTAIN:
                 continue  # "Mountains are immovable, and remain in place"
@@ -618,6 +639,7 @@ class Game:
     def _do_attempt(self, a: Attempt) -> None:
         tribe, _ = self._conquering_tribe(a.race)
         self._ready(tribe)
+        self.note_attack(tribe, self.owner_tribe(a.region))  # an attempt is an attack, won or lost
         self.turn.attempt = a.region
         self.turn.attempt_race = tribe.name
         self.phase = "final-roll"
