@@ -257,7 +257,7 @@ class GameOwner:
         if reason is not None:
             if isinstance(action, views.CONQUESTS):
                 self._raise_alert(action, seat, reason, source)
-            return Outcome(422, reason.code, reason.sentence)
+            return Outcome(422, reason.code, wording.refusal(game, reason.code, reason.sentence, seat))
         self._accept(action, source)
         if source != "camera":
             self.follower.resync()  # a correction by hand: the game is the truth the camera follows
@@ -362,7 +362,8 @@ class GameOwner:
             if key not in standing:
                 self._alert_ids += 1
                 standing[key] = {"id": self._alert_ids, "seat": None, "who": alert.player or "The board",
-                                 "code": alert.code, "sentence": alert.sentence, "region": alert.region,
+                                 "code": alert.code, "region": alert.region,
+                                 "sentence": wording.refusal(self.game, alert.code, alert.sentence, None),
                                  "action": f"region {alert.region}" if alert.region is not None else "",
                                  "source": "camera"}
         current = {(a.region, a.code) for a in out.alerts}
@@ -373,7 +374,8 @@ class GameOwner:
         done = self._log[-len(out.actions)]["text"] if out.actions else ""
         return Outcome(200, "ok", sentence or out.note or done or "The board agrees with the game.",
                        {"actions": [a.notation() for a in out.actions], "question": self.question,
-                        "alerts": [a.to_json() for a in out.raised]})
+                        "alerts": [dict(a.to_json(), sentence=wording.refusal(self.game, a.code, a.sentence, None))
+                                   for a in out.raised]})
 
     def _undo(self) -> Outcome:
         game = self.game
@@ -397,7 +399,7 @@ class GameOwner:
         self._alert_ids += 1
         who = self.game.players[seat].name if seat is not None else "The table"
         self._alerts.append({"id": self._alert_ids, "seat": seat, "who": who, "code": reason.code,
-                             "sentence": views.public_sentence(reason.sentence), "action": action.notation(), "source": source})
+                             "sentence": wording.refusal(self.game, reason.code, reason.sentence, None), "action": action.notation(), "source": source})
         self._publish()
 
     def _resolve(self, item: Resolve) -> Outcome:

@@ -5,8 +5,6 @@ game is over). ``seat_view`` adds one player's private part: their coins and inc
 """
 from __future__ import annotations
 
-import re
-
 from ..rules import actions as A
 from ..rules import pieces
 from ..rules.game import CHANCE, Game
@@ -15,11 +13,6 @@ from . import wording
 SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff9f1c", "#9467bd")
 SEAT_RGB = ((214, 39, 40), (31, 119, 180), (44, 160, 44), (255, 159, 28), (148, 103, 189))
 CONQUESTS = (A.Conquer, A.Attempt, A.DragonConquer)
-
-
-def public_sentence(sentence: str) -> str:
-    """A reason as the table screen shows it: without the coin total it may end with (private)."""
-    return re.sub(r"[;,]? you have (\d+|none)\.$", ".", sentence)
 
 
 def last_die(game: Game) -> int | None:

@@ -1,6 +1,8 @@
 """The game log in the rulebook's words: one sentence per action, never a coin total."""
 from __future__ import annotations
 
+import re
+
 from ..rules import actions as A
 from ..rules.game import CHANCE, Game
 from ..rules.warcraft import actions as W
@@ -159,3 +161,23 @@ def awaiting(game: Game) -> str | None:
     if kind == "detonate":
         return f"Turn up the Bomb in {region(game, arg)}: does it explode?"
     return f"{name} rolls the Reinforcement Die for the airborne assault."
+
+
+# Refusals whose sentence names the acting player's coin total ("...; you have 2."): hidden numbers.
+# tests/hostile/test_coins.py walks every Reason the rules can give and fails on one not listed here.
+HIDDEN_TOTALS = frozenset({"not-enough-coins", "cannot-pay"})
+_TOTAL = re.compile(r"[;,]? you have (\d+|none)(?= *\.| *$)\.?")
+
+
+def refusal(game: Game, code: str, sentence: str, reader: int | None) -> str:
+    """A refusal's sentence as ``reader`` may read it: a hidden total goes only to the phone of the
+    player it belongs to (the one acting); everyone else (the table screen, another phone, the
+    scoring box) reads that the player cannot pay, and what it costs, never what they have."""
+    if code not in HIDDEN_TOTALS:
+        return sentence
+    payer = game.turn.player if not game.finished else None
+    if reader is not None and reader == payer:
+        return sentence
+    name = game.players[payer].name if payer is not None and 0 <= payer < len(game.players) else "The player"
+    cost = _TOTAL.sub("", sentence).strip().rstrip(".")
+    return f"{name} cannot pay for this: {cost[:1].lower()}{cost[1:]}."
