@@ -4,7 +4,7 @@ from __future__ import annotations
 import logging
 import secrets
 
-from . import calibrated, codes
+from . import calibrated, codes, datadir
 from .config import Config
 from .hub import Hub
 from .owner import GameOwner, Published
@@ -19,8 +19,8 @@ class Service:
 
     def __init__(self, config: Config, *, hardware: bool = True, camera: bool = True):
         self.config = config
-        self.data = config.service.data_path
-        self.store = Store(self.data / "companion.sqlite3")
+        self.data = datadir.prepare(config.service.data_path)
+        self.store = Store(datadir.private_file(self.data / "companion.sqlite3"))
         self.secret_key = self.store.meta_or_create("secret_key", lambda: secrets.token_hex(32))
         self.table_code = codes.normalise(config.service.table_code) or self.store.meta_or_create(
             "table_code", lambda: codes.new_code(8))
@@ -47,8 +47,7 @@ class Service:
         path = self.table_code_file
         try:
             if not path.exists() or path.read_text().strip() != self.table_code:
-                path.touch(mode=0o600)
-                path.write_text(self.table_code + "\n")
+                datadir.private_file(path).write_text(self.table_code + "\n")
         except OSError as exc:
             log.warning("cannot write %s: %s", path, exc.strerror)
 

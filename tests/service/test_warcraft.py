@@ -52,8 +52,8 @@ def test_the_setup_page_starts_a_warcraft_game(app, service):
     assert next(r for r in layout["regions"] if r["id"] == 101)["entry"]
 
     for bad, words in (({"players": "Ann, Ben"}, b"is for 3 players; 2 named"),
-                       ({"islands": "/nowhere/ours.json+sample-small-1"}, b"no such island"),
-                       ({"map": "4p"}, b"Map: "),
+                       ({"islands": "/nowhere/ours.json+sample-small-1"}, b"Unknown island"),
+                       ({"map": "4p"}, b"Unknown island"),
                        ({"order": "typed", "races": "orcs, orcs"}, b"listed twice")):
         r = table.post("/setup", form={**form, "map": "sample-large-1+sample-medium-1+sample-small-1", **bad})
         assert r.status_code == 400 and words in r.data and b"Traceback" not in r.data, bad

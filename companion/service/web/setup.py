@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import re
 import secrets
+from pathlib import Path
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
 import maps
+from maps import islands
 
 from ...rules import ruleset as rulesets
 from ...rules.errors import RecordError
 from ...rules.setup import Setup
 from ...shuffle import seeded_setup
+from .. import datadir
 from ..inputs import NewGame
 from . import security
 
@@ -52,6 +55,35 @@ def form():
     return render_template("setup.html", **_form_context(rules))
 
 
+ISLAND_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
+
+
+def known_islands(folder: Path) -> dict[str, str]:
+    """The islands this companion knows, by name: the shipped SAMPLES and the table's own, entered into
+    its data folder (``companion islands new DATA/islands/NAME.json``); each with what a map names it by."""
+    known = {name: name for name in islands.builtin_names()}
+    try:
+        own = sorted(p for p in folder.glob("*.json") if p.is_file() and ISLAND_NAME.fullmatch(p.stem))
+    except OSError:
+        own = []
+    for path in own[:200]:
+        known.setdefault(path.stem, str(path))
+    return known
+
+
+def island_map(text: str, folder: Path) -> str:
+    """The map of islands a form names ('sample-large-1+attic'): each a name the companion knows,
+    never a path a request gives (the server reads its own files only)."""
+    known = known_islands(folder)
+    parts = [p.strip() for p in text.split(islands.SEPARATOR)][:6]
+    for part in parts:
+        if part not in known:
+            shown = part if len(part) <= 40 else part[:37] + "..."
+            raise ValueError(f"Unknown island {shown!r}: choose among {', '.join(known)} (a board of your own "
+                             f"is entered with 'companion islands new {folder}/NAME.json').")
+    return islands.SEPARATOR.join(known[p] for p in parts)
+
+
 def setup_from_form(form) -> Setup:
     """The Setup the form describes; a ValueError says what is wrong in one sentence."""
     rules = _rules(form.get("ruleset"))
@@ -66,6 +98,8 @@ def setup_from_form(form) -> Setup:
     default_map = getattr(rules, "default_map", None)  # islands: the SAMPLE set for the player count
     if not map_name and default_map is not None:
         map_name = default_map(len(players))
+    elif default_map is not None:
+        map_name = island_map(map_name, datadir.island_folder(current_app.config["SERVICE"].data))
     if default_map is None and not rules.shipped_map(map_name):
         raise ValueError(f"Unknown map {map_name!r}.")
     try:
