@@ -12,12 +12,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from maps import files
+
 from .. import settings_table
 from ..hardware.settings import HardwareSettings
 
 SYSTEM_CONFIG = Path("/etc/companion/config.toml")
 SIMULATED_TIERS = ("clean", "realistic", "hard")  # vision.render.TIERS, without importing OpenCV here
 PORT_ENV = "COMPANION_PORT"  # the systemd unit sets 80 (http://companion.local); a dev machine uses 8000
+
+
+MAX_CONFIG = 256 * 1024  # bytes: a real configuration file is under 2 KB
 
 
 class ConfigError(ValueError):
@@ -107,12 +112,13 @@ def load(path: str | Path | None = None, *, env: Mapping[str, str] | None = None
     if path is not None:
         source = str(path)
         try:
-            with open(path, "rb") as f:
-                data = tomllib.load(f)
-        except OSError as exc:
-            raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+            data = tomllib.loads(files.read_text(path, "configuration file", MAX_CONFIG))
+        except files.BadInput as exc:
+            raise ConfigError(str(exc)) from None
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        except RecursionError:
+            raise ConfigError(f"{path}: not valid TOML: nested too deeply") from None
     config = from_mapping(data, source)
     port = env.get(PORT_ENV)
     if port:
