@@ -12,9 +12,11 @@ def test_die_face_of_the_gnomes_free_roll():
     assert why(g, "roll 5") == "die-face"
 
 
-def test_worgen_form_only_at_the_start():
-    g = play(game_with("farmer worgen"), "pick worgen", "redeploy -")
-    assert why(g, "form human") == "form-at-start"
+def test_worgen_form_first_then_once():
+    g = play(game_with("farmer worgen"), "pick worgen")
+    assert why(g, "redeploy -") == "form-first"
+    play(g, "form worgen", "redeploy -")
+    assert why(g, "form human") == "form-chosen"
 
 
 def test_intimidated_token_goes_to_a_region_of_its_own_race():

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from ..actions import Roll
+from ..actions import Decline, Roll
 from ..errors import Reason, RecordError
 from ..game import CHANCE, Game, _cap
 from . import pieces
-from .actions import Detonate, Discover, Enlist, Place, Side, Steal, Use, Values
+from .actions import Detonate, Discover, Enlist, Form, Herd, Place, Side, Steal, Use, Values
+from .fees import ATTACK, CONQUEST, POWER
 
 
 @dataclass
@@ -27,6 +28,7 @@ class WarcraftTurn:
     airborne_die: int | None = None
     side: str | None = None  # a neutral race on the Battleground
     paid_harmony: list = field(default_factory=list)
+    attempt_paid: int | None = None  # the region of a final attempt whose attack fees were paid
     holy_light: list = field(default_factory=list)  # Draenei races already spared a loss this turn
 
 
@@ -44,6 +46,10 @@ class WarcraftState:
     harmony: dict = field(default_factory=dict)  # seat -> the Pandaren race whose token they hold
     objectives_owner: int | None = None
     beasts: int = 0
+    # pieces that survived a conquest of their region, redeployed by their race as it resettles
+    loose_beasts: dict = field(default_factory=dict)  # race -> Beasts (``herd``)
+    loose_champion: str | None = None  # the race whose Champion was ransomed back (``place champion R``)
+    redraw_place: int | None = None  # a Well drawn on a dry island: another Legendary Place is drawn here
     stash_in: int = 0  # coins taken from the stash outside scoring
     stash_out: int = 0  # coins paid to the stash
     transfers: list = field(default_factory=list)  # [from seat, to seat, coins, why]
@@ -170,44 +176,68 @@ class WarcraftGame(Game):
         self.wc.stash_in += coins
         self.wc.transfers.append([None, seat, coins, why])
 
-    def fees(self, tribe, region_id: int) -> list[tuple[int, int, str]]:
-        """Coins to pay before attacking a region: Harmony, Marshdweller, Aegis of Aggramar."""
+    def fees(self, seat: int, region_id: int, kinds=CONQUEST) -> list[tuple[int, int, str]]:
+        """Coins owed before acting on a region, of the ``kinds`` this way of acting owes:
+
+        - ``harmony``: a player holding a Pandaren's Harmony token "must pay 2 Victory Coins to the
+          Pandaren before attacking them (attempting to conquer their regions or forcing the removal
+          of a Race token from their territory by any means)", once a turn;
+        - ``aegis``: the Aegis' region "is immune to all powers and conquest attempts unless the
+          opponent pays the owner of the Aegis 2 Victory Coins";
+        - ``marsh``: "Opponents must pay the Marshdweller Race 1 Victory Coin before conquering any
+          Marshdweller's Swamp Region" (a conquest only; the power is "still Active when In Decline").
+        """
         defender = self.owner_tribe(region_id)
-        if defender is None or defender.owner == tribe.owner:
+        if defender is None or defender.owner == seat:
             return []
         out = []
-        if defender.active and self.wc.harmony.get(tribe.owner) == defender.name and \
-                tribe.owner not in self.wc.turn.paid_harmony:
+        if "harmony" in kinds and defender.active and self.wc.harmony.get(seat) == defender.name and \
+                seat not in self.wc.turn.paid_harmony:
             out.append((defender.owner, 2, "Harmony"))
-        region = self.board[region_id]
-        traits = [defender.race, defender.power] if defender.active else \
-            [defender.race] + ([defender.power] if defender.power.keeps_badge_in_decline() else [])
-        for trait in traits:  # Marshdweller: "This power is still Active when In Decline."
-            n = trait.attack_fee(self, defender, region)
-            if n:
-                out.append((defender.owner, n, trait.title))
-        if self.regions[region_id].marker("aegis-of-aggramar") and defender.active:
+        if "marsh" in kinds:
+            region = self.board[region_id]
+            traits = [defender.race, defender.power] if defender.active else \
+                [defender.race] + ([defender.power] if defender.power.keeps_badge_in_decline() else [])
+            for trait in traits:
+                n = trait.attack_fee(self, defender, region)
+                if n:
+                    out.append((defender.owner, n, trait.title))
+        if "aegis" in kinds and self.regions[region_id].marker("aegis-of-aggramar") and defender.active:
             out.append((defender.owner, 2, "Aegis of Aggramar"))
         return out
 
-    def pay_fees(self, tribe, region_id: int) -> None:
-        for to, n, why in self.fees(tribe, region_id):
-            self.pay(tribe.owner, to, n, why)
+    def pay_fees(self, seat: int, region_id: int, kinds=CONQUEST) -> None:
+        for to, n, why in self.fees(seat, region_id, kinds):
+            self.pay(seat, to, n, why)
             if why == "Harmony":
-                self.wc.turn.paid_harmony.append(tribe.owner)
+                self.wc.turn.paid_harmony.append(seat)
 
-    def immunity_problem(self, tribe, region_id: int) -> Reason | None:
-        """A Watch Tower; or coins the attacker cannot pay (Harmony, Marshdweller, Aegis)."""
-        rs = self.regions[region_id]
-        region = self.board[region_id]
-        if rs.marker(pieces.WATCH_TOWER):
-            return Reason("immune", f"{_cap(region.describe())} holds a Watch Tower and is immune to all powers "
-                          "and conquest attempts.")
-        owed = sum(n for _, n, _ in self.fees(tribe, region_id))
+    def owed(self, seat: int, region_ids, kinds=CONQUEST) -> list[tuple[int, int, str]]:
+        """The fees of acting on several regions at once (Harmony counted once)."""
+        out, harmony = [], False
+        for rid in region_ids:
+            for fee in self.fees(seat, rid, kinds):
+                if fee[2] == "Harmony":
+                    if harmony:
+                        continue
+                    harmony = True
+                out.append(fee)
+        return out
+
+    def immunity_problem(self, tribe, region_id, kinds=CONQUEST, extra: int = 0) -> Reason | None:
+        """A Watch Tower ("immune to all powers and conquest attempts"); or coins the player cannot pay
+        first (``kinds`` of fees, see ``fees``, on one region or several, plus ``extra``)."""
+        rids = region_id if isinstance(region_id, tuple) else (region_id,)
+        for rid in rids:
+            if self.regions[rid].marker(pieces.WATCH_TOWER):
+                return Reason("immune", f"{_cap(self.board[rid].describe())} holds a Watch Tower and is immune to "
+                              "all powers and conquest attempts.")
+        fees = self.owed(tribe.owner, rids, kinds)
+        owed = extra + sum(n for _, n, _ in fees)
         if owed > self.players[tribe.owner].coins:
-            what = " and ".join(w for _, _, w in self.fees(tribe, region_id))
-            return Reason("cannot-pay", f"Attacking {region.describe()} costs {owed} coins first ({what}); you have "
-                          f"{self.players[tribe.owner].coins}.")
+            what = " and ".join([w for _, _, w in fees] + (["the Doomhammer"] if extra else []))
+            return Reason("cannot-pay", f"Acting on {' and '.join(self.board[r].describe() for r in rids)} costs "
+                          f"{owed} coins first ({what}); you have {self.players[tribe.owner].coins}.")
         return None
 
     # ------------------------------------------------------------------ conquest rules
@@ -220,17 +250,21 @@ class WarcraftGame(Game):
         traits = self._traits(tribe)
         if any(t.travel_cost_waived(self, tribe, region) for t in traits) or self.controls(tribe, "meeting-stone"):
             return 0
-        if held and any(t.also_adjacent(self, tribe, region, held) for t in traits):
+        if any(t.also_adjacent(self, tribe, region, held) for t in traits):
             return 0  # "as though it were adjacent" (Kobolds' Caverns, the Gnomes' airborne assault)
         if not held:  # a first conquest always sails, unless it starts in a Cavern (Kobolds) or a Sea (Naga)
             return 1 if all(t.travel_cost_for_entry(self, tribe, region) for t in traits) else 0
         return 1 if region.entry else 0
 
-    def conquest_cost(self, tribe, region_id: int, item: str | None = None) -> int:
+    def conquest_cost(self, tribe, region_id: int, item: str | None = None, adjacent: bool = False) -> int:
+        """2 + markers + "+1 additional Race token for each Murloc or each other Race's token already
+        present" (your own race in decline is another race) + the travel cost (none when ``adjacent``:
+        Ashes of Al'ar, "as if this Region was adjacent"), less the discounts, at least 1."""
         rs = self.regions[region_id]
         region = self.board[region_id]
         cost = 2 + sum(rs.marker(m) for m in pieces.DEFENCE_MARKERS) + (rs.tokens if rs.race else 0)
-        cost += self.travel_cost(tribe, region)
+        if not adjacent:
+            cost += self.travel_cost(tribe, region)
         discount = sum(t.conquest_discount(self, tribe, region) for t in self._traits(tribe))
         if item == "frostmourne":
             discount += 2
@@ -257,10 +291,11 @@ class WarcraftGame(Game):
             return Reason("no-tokens", "Beasts go in with race tokens: you need at least one race token in hand.")
         if held is None:
             held = set(self.regions_of(tribe.name))
-        if airborne or self.wc.turn.used.get("anywhere") == region_id:
+        if airborne:
             return None
-        if not held:
-            if not (region.entry or any(t.entry_ok(self, tribe, region) for t in traits)):
+        if not held:  # a region "as though it were adjacent" (the Gnomes' airborne assault) may be the first
+            if not (region.entry or any(t.entry_ok(self, tribe, region) or t.also_adjacent(self, tribe, region, held)
+                                        for t in traits)):
                 return Reason("not-entry", f"{_cap(region.describe())} has no anchor: a race entering the islands "
                               "must first conquer an Entry Region.")
         elif not (held & region.adjacent or region.entry
@@ -278,7 +313,11 @@ class WarcraftGame(Game):
     # ------------------------------------------------------------------ the conquest itself
     def take_region(self, tribe, region_id: int, tokens: int, from_tray: int = 0,
                     defender_loses_all: bool = False) -> None:
-        self.pay_fees(tribe, region_id)
+        if self.wc.turn.attempt_paid == region_id:  # the attack's fees were paid as the attempt was declared
+            self.wc.turn.attempt_paid = None
+            self.pay_fees(tribe.owner, region_id, ("marsh",))
+        else:
+            self.pay_fees(tribe.owner, region_id)
         self._ready(tribe)
         rs = self.regions[region_id]
         defenders = rs.tokens if rs.race else 0
@@ -289,21 +328,9 @@ class WarcraftGame(Game):
             self.lost_tribe_tray += rs.tokens
             lost = rs.tokens
         elif defender is not None:
-            if rs.marker(pieces.BEAST):
-                pass  # "one Beast Token is discarded as a loss while all other tokens are redeployed"
-            elif rs.marker(pieces.CHAMPION):
-                # "it is taken prisoner. No defending Race token is discarded." Ransom 1 coin, retrieved.
-                self.remove_marker(region_id, pieces.CHAMPION)
-                if defender.owner != tribe.owner:
-                    self.pay(defender.owner, tribe.owner, 1, "Champion ransom")
-            elif defender.in_decline and rs.tokens > 1:
-                lost = rs.tokens  # "When such a Region is conquered, all In Decline tokens are discarded."
-            else:
-                lost = min(rs.tokens, defender.race.losses_when_conquered())
-            lost = self.losses(defender, region_id, lost)
+            lost = self.conquest_losses(tribe.owner, defender, region_id)
             defender.hand += rs.tokens - lost
-            if defender.active and defender.owner != tribe.owner:
-                self.turn.attacked.add(defender.owner)
+            self.note_attack(tribe, defender)
         for kind in list(rs.markers):
             if kind in (pieces.WISP_WALL, pieces.FORT, pieces.WATCH_TOWER, pieces.BEAST):
                 self.remove_marker(region_id, kind, rs.marker(kind))
@@ -328,7 +355,7 @@ class WarcraftGame(Game):
             tribe.conquered_nonempty += 1
         if tribe.active:
             self.turn.expanded = True
-            self.wc.turn.kills += lost
+            self.wc.turn.kills += lost  # Forsaken: "Each time they force the loss of a Race token"
             if beaten and beaten != tribe.name:
                 self.wc.turn.defeated[beaten] = self.wc.turn.defeated.get(beaten, 0) + 1
             for trait in (tribe.race, tribe.power):
@@ -341,16 +368,53 @@ class WarcraftGame(Game):
         if defender is not None:
             self._vanish_if_gone(defender)
 
+    def conquest_losses(self, seat: int, defender, region_id: int) -> int:
+        """The race tokens a defender discards when ``seat`` conquers its region, or a Bomb explodes
+        there ("treated as a successful conquest"): a Beast instead when one stands there ("one Beast
+        Token is discarded as a loss while all other tokens are redeployed normally"), none when the
+        Champion is taken prisoner, every token of a race in decline ("all In Decline tokens are
+        discarded"), else the race's usual loss; then the Chapel and the Holy Light (``losses``)."""
+        rs = self.regions[region_id]
+        beasts = rs.marker(pieces.BEAST)
+        if beasts:
+            self.remove_marker(region_id, pieces.BEAST, beasts)
+            if beasts > 1:  # redeployed by their owner as it resettles (``herd``)
+                self.wc.loose_beasts[defender.name] = self.wc.loose_beasts.get(defender.name, 0) + beasts - 1
+            return 0
+        if rs.marker(pieces.CHAMPION):
+            # "it is taken prisoner. No defending Race token is discarded. The owner of the Champion must
+            # immediately pay their opponent a 1 Victory Coin ransom and retrieve it. They then redeploy it"
+            self.remove_marker(region_id, pieces.CHAMPION)
+            self.wc.loose_champion = defender.name
+            if defender.owner != seat:
+                self.pay(defender.owner, seat, 1, "Champion ransom")
+            return 0
+        if defender.in_decline and rs.tokens > 1:
+            lost = rs.tokens
+        else:
+            lost = min(rs.tokens, self.losses_when_conquered(defender))
+        return self.losses(defender, region_id, lost)
+
     def losses(self, defender, region_id: int, lost: int) -> int:
         """How many of ``lost`` tokens the defender really discards, whether by a conquest or a power:
-        none under the Light's Hope Chapel, one fewer by the Draenei's Holy Light."""
-        if lost and self.controls(defender, "lights-hope-chapel") and self.where("lights-hope-chapel") == region_id:
+        none while its race occupies the Light's Hope Chapel ("A Race occupying the Light's Hope Chapel
+        does not suffer any Race token loss when attacked", in any of its regions), one fewer by the
+        Draenei's Holy Light."""
+        if lost and self.controls(defender, "lights-hope-chapel"):
             lost = 0
         if lost and defender.active and defender.race.holy_light() and defender.owner != self.turn.player \
                 and defender.name not in self.wc.turn.holy_light:
             lost -= 1  # "the first Race token they should discard (due to conquests or any type of power)"
             self.wc.turn.holy_light.append(defender.name)
         return lost
+
+    def _do_attempt(self, a) -> None:
+        """"attempting to conquer their regions" is attacking them: Harmony and the Aegis are paid as
+        the attempt is declared, won or lost; Marshdweller's coin only if the conquest happens."""
+        tribe, _ = self._conquering_tribe(a.race)
+        self.pay_fees(tribe.owner, a.region, ATTACK)
+        self.wc.turn.attempt_paid = a.region
+        super()._do_attempt(a)
 
     def _do_conquer(self, a) -> None:
         tribe, _ = self._conquering_tribe(a.race)
@@ -410,7 +474,57 @@ class WarcraftGame(Game):
                         "airborne-die": lambda: "the Gnomes' free Reinforcement Die"}[kind]()
                 return Reason("input-first", f"First say {what}.")
             return getattr(self, f"_explain_{action.act}")(action)
+        if self.finished:
+            return super().explain(action)
+        if self.phase == "resettlement" and isinstance(action, (Herd, Place)):
+            return self._explain_put_back(action)
+        if self.phase == "conquest" and not isinstance(action, (Form, Decline)):
+            tribe = self.active_tribe(self.turn.player)
+            if tribe is not None and tribe.race.needs_form() and self.wc.turn.form is None:
+                # "At the beginning of each of their turns, Worgen must choose between their human form ...
+                # or Worgen form": before anything else of the turn (going into decline ends their turns)
+                return Reason("form-first", "The Worgen choose their form (human or Worgen) at the beginning of "
+                              "their turn, before anything else.")
         return super().explain(action)
+
+    # pieces put back while resettling ----------------------------------------------------------------
+    def _explain_put_back(self, a) -> Reason | None:
+        """Beasts and the Champion that survived a conquest are "redeployed normally" by their race as
+        it resettles, before its ``resettle`` (after it, those still off the map are discarded)."""
+        race = self.resettle_queue[0][1]
+        held = set(self.regions_of(race))
+        if isinstance(a, Herd):
+            loose = self.wc.loose_beasts.get(race, 0)
+            if not loose:
+                return Reason("nothing-to-redeploy", "No Beast of the race resettling now waits to be redeployed.")
+            for rid, _ in a.beasts:
+                if rid not in held:
+                    return Reason("not-yours", f"Region {rid} is not held by the {self.tribes[race].race.title}.")
+            if sum(n for _, n in a.beasts) != loose:
+                return Reason("token-count", f"{loose} Beasts wait to be redeployed, not "
+                              f"{sum(n for _, n in a.beasts)}.")
+            return None
+        if a.item != pieces.CHAMPION or self.wc.loose_champion != race:
+            return Reason("nothing-to-redeploy", "Only a Champion ransomed back this turn is placed while resettling.")
+        if a.region not in held:
+            return Reason("not-yours", f"Region {a.region} is not held by the {self.tribes[race].race.title}.")
+        return None
+
+    def _do_herd(self, a) -> None:
+        if self.phase != "resettlement":
+            tribe = self._owner_of_action(a)
+            tribe.power.apply_action(self, tribe, a)
+            return
+        race = self.resettle_queue[0][1]
+        self.wc.loose_beasts.pop(race)
+        for rid, n in a.beasts:
+            self.place_marker(rid, pieces.BEAST, n)
+
+    def _do_resettle(self, a) -> None:
+        self.wc.loose_beasts.pop(a.race, None)  # Beasts not redeployed are discarded
+        if self.wc.loose_champion == a.race:
+            self.wc.loose_champion = None  # off the map until the next Champion conquest
+        super()._do_resettle(a)
 
     def _legal_actions(self):
         if self.finished:
@@ -423,17 +537,25 @@ class WarcraftGame(Game):
                 return [Values(arg, self.wc.values_races.get(arg, SAMPLE_BANNER),
                                self.wc.values_powers.get(tribe.power.name, SAMPLE_BADGE))]
             if kind == "discover":
-                return [Discover(arg, f) for f in self.wc.faces_left]
+                return [Discover(arg, f) for f in self._discover_faces(arg)]
             if kind == "detonate":
                 return [Detonate(arg, f) for f, n in sorted(self.wc.bomb_faces.items()) if n > 0]
             return [Roll(f) for f in sorted(set((0, 1, 2, 3)))]
         out = super()._legal_actions()
         me = self.turn.player
+        if self.phase == "resettlement":
+            race = self.resettle_queue[0][1]
+            held = self.regions_of(race)
+            if self.wc.loose_beasts.get(race):
+                out += [Herd(((rid, self.wc.loose_beasts[race]),)) for rid in held]
+            if self.wc.loose_champion == race:
+                out += [Place(pieces.CHAMPION, rid) for rid in held]
+            return out
         tribe = self.active_tribe(me)
         if tribe is not None and self.phase == "conquest":
             for item in ("ashes-of-alar", "doomhammer", "frostmourne"):
                 if self.controls(tribe, item):
-                    out += [a for a in (Use(item, r.id) for r in self.board) if self.is_legal(a)][:4]
+                    out += [a for a in (Use(item, rid) for rid in self.board.ids) if self.is_legal(a)]
             if tribe.race.enlists() and self.wc.turn.kills:
                 out += [a for a in (Enlist(n) for n in range(1, self.wc.turn.kills + 1)) if self.is_legal(a)]
             if tribe.race.steals():
@@ -498,18 +620,32 @@ class WarcraftGame(Game):
         if a.marker not in self.wc.faces_left:
             return Reason("not-in-box", f"{a.marker!r} is not an Artifact or Legendary Place still face down "
                           f"(left: {', '.join(self.wc.faces_left)}).")
+        if self.wc.redraw_place == a.region and a.marker not in pieces.PLACES:
+            return Reason("not-a-place", "The Well of Eternity found no Sea or Lake on its island: another "
+                          f"Legendary Place token is drawn, and {pieces.MARKER_TITLES[a.marker]} is an Artifact.")
         return None
+
+    def _discover_faces(self, region_id: int) -> list[str]:
+        """The faces the marker turned up in ``region_id`` may show."""
+        if self.wc.redraw_place == region_id:
+            return [f for f in self.wc.faces_left if f in pieces.PLACES]
+        return list(self.wc.faces_left)
 
     def _do_discover(self, a: Discover) -> None:
         self.wc.pending.pop(0)
         self.wc.faces_left.remove(a.marker)
+        self.wc.redraw_place = None
         rs = self.regions[a.region]
         if a.marker == "well-of-eternity":
             island = self.board[a.region].island
             water = [r.id for r in self.board if r.island == island and r.water]
             if not water:  # "otherwise draw another Legendary Place token"
                 self.wc.gone.append(a.marker)
-                self.wc.pending.insert(0, ["discover", a.region])
+                if any(f in pieces.PLACES for f in self.wc.faces_left):
+                    self.wc.redraw_place = a.region
+                    self.wc.pending.insert(0, ["discover", a.region])
+                else:  # no Legendary Place left to draw: the marker is gone
+                    rs.add_marker(pieces.FACE_DOWN, -1)
                 return
             self.regions[water[0]].add_marker(a.marker)
         else:
@@ -529,14 +665,22 @@ class WarcraftGame(Game):
         self.wc.bomb_faces[a.result] -= 1
         rs = self.regions[a.region]
         rs.add_marker(pieces.BOMB, -1)
-        self.wc.bombs.pop(a.region, None)
+        bomber = self.wc.bombs.pop(a.region, self.turn.player)
         if a.result != "exploding":
             return
         victim = self.owner_tribe(a.region)
-        if victim is not None:  # "the opponent loses 1 Race token, retrieves all others ... the Region is now empty"
-            victim.hand += rs.tokens - self.losses(victim, a.region, 1)
-            self._empty_region(a.region)
-            self._vanish_if_gone(victim)
+        if victim is None or victim.owner == bomber:
+            return
+        # Harmony: "forcing the removal of a Race token from their territory by any means" is attacking
+        # the Pandaren; a player who cannot pay the 2 coins first cannot attack them, and the Bomb does nothing
+        if sum(n for _, n, _ in self.fees(bomber, a.region, ("harmony",))) > self.players[bomber].coins:
+            return
+        self.pay_fees(bomber, a.region, ("harmony",))
+        # "an explosion is treated as a successful conquest (the opponent loses 1 Race token, retrieves all
+        # others for redeployment as usual) except the Region is now empty"
+        victim.hand += rs.tokens - self.conquest_losses(bomber, victim, a.region)
+        self._empty_region(a.region)
+        self._vanish_if_gone(victim)
 
     def _reveal_bombs(self, seat: int) -> None:
         for rid, owner in sorted(self.wc.bombs.items()):
@@ -623,20 +767,13 @@ class WarcraftGame(Game):
             return Reason("too-few-tokens", f"Conquering {self.board[a.region].describe()} takes {cost} "
                           f"{tribe.race.title} tokens; you have {hand} in hand.")
         if a.item == "doomhammer":
-            owed = 2 + sum(n for _, n, _ in self.fees(tribe, a.region))
-            if self.players[tribe.owner].coins < owed:
-                return Reason("cannot-pay", f"The Doomhammer costs 2 coins first; you have "
-                              f"{self.players[tribe.owner].coins}.")
+            return self.immunity_problem(tribe, a.region, extra=2)
         return None
 
     def _use_cost(self, tribe, a: Use) -> int:
         if a.item == "ashes-of-alar":
-            # "must still pay the normal conquest cost as if this Region was adjacent"
-            self.wc.turn.used["anywhere"] = a.region
-            try:
-                return self.conquest_cost(tribe, a.region) - self.travel_cost(tribe, self.board[a.region])
-            finally:
-                self.wc.turn.used.pop("anywhere")
+            # "must still pay the normal conquest cost as if this Region was adjacent" (at least 1)
+            return self.conquest_cost(tribe, a.region, adjacent=True)
         return self.conquest_cost(tribe, a.region, a.item)
 
     def _do_use(self, a: Use) -> None:
@@ -667,6 +804,10 @@ class WarcraftGame(Game):
         return None
 
     def _do_place(self, a: Place) -> None:
+        if a.item == pieces.CHAMPION:
+            self.place_marker(a.region, pieces.CHAMPION)
+            self.wc.loose_champion = None
+            return
         self.regions[self.where(a.item)].add_marker(a.item, -1)
         self.regions[a.region].add_marker(a.item)
 
@@ -697,11 +838,11 @@ class WarcraftGame(Game):
         held = set(self.regions_of(tribe.name))
         if a.to not in held or a.region not in self.board[a.to].adjacent:
             return Reason("not-adjacent", f"The Artifact moves into a region of yours next to region {a.region}.")
-        return self.immunity_problem(tribe, a.region)
+        return self.immunity_problem(tribe, a.region, POWER)
 
     def _do_steal(self, a: Steal) -> None:
         tribe = self.active_tribe(self.turn.player)
-        self.pay_fees(tribe, a.region)
+        self.pay_fees(tribe.owner, a.region, POWER)
         self.wc.turn.used["ethereal"] = 1
         item = next(i for i in pieces.ARTIFACTS if self.regions[a.region].marker(i))
         self.regions[a.region].add_marker(item, -1)
@@ -710,6 +851,7 @@ class WarcraftGame(Game):
     # ------------------------------------------------------------------ turn boundaries
     def _start_turn(self, seat: int) -> None:
         self.wc.turn = WarcraftTurn()
+        self.wc.loose_beasts, self.wc.loose_champion = {}, None
         super()._start_turn(seat)
         self._reveal_bombs(seat)
         mine = {t.name for t in self.tribes_of(seat)}

@@ -8,6 +8,7 @@ from ..errors import Reason
 from ..traits import count_regions
 from . import pieces
 from .actions import ChampionConquer, Herd, Intimidate, Portal
+from .fees import ATTACK
 from .traits import WarcraftPower
 
 
@@ -28,7 +29,8 @@ class Archaeologist(WarcraftPower):
     name, title = "archaeologist", "Archaeologist"
 
     def coins(self, game, tribe):
-        n = sum(1 for rid in game.regions_of(tribe.name) if game.revealed_in(rid))
+        # "1 bonus Victory Coin for each Artifact and each Legendary Place it controls": markers, not regions
+        n = sum(len(game.revealed_in(rid)) for rid in game.regions_of(tribe.name))
         return [("Artifacts and Legendary Places (Archaeologist)", n)]
 
 
@@ -116,17 +118,19 @@ class Championing(WarcraftPower):
         if not held & game.board[action.region].adjacent:
             return Reason("not-adjacent", f"The Champion conquers an adjacent region; region {action.region} "
                           "is not adjacent to yours.")
-        if game.hand_after_ready(tribe) < 1:
-            return Reason("no-tokens", "You must have at least one race token in hand to conquer.")
+        need = tribe.race.min_tokens_per_region()
+        if game.hand_after_ready(tribe) < need:
+            return Reason("no-tokens", f"The Champion goes in with {need} race token{'s' if need > 1 else ''} "
+                          "from your hand (a region is held by race tokens).")
         return None
 
     def apply_action(self, game, tribe, action):
         game.wc.turn.used["champion"] = 1
-        game.pay_fees(tribe, action.region)
         for rid in game.board.ids:
             if game.regions[rid].marker(pieces.CHAMPION):
                 game.remove_marker(rid, pieces.CHAMPION)
-        game.take_region(tribe, action.region, 1)
+        game.wc.loose_champion = False
+        game.take_region(tribe, action.region, tribe.race.min_tokens_per_region())  # its fees are paid there
         game.place_marker(action.region, pieces.CHAMPION)
 
     def legal_own_actions(self, game, tribe):
@@ -209,7 +213,7 @@ class Intimidating(WarcraftPower):
         if not (held & game.board[action.region].adjacent) or rs.race is None or \
                 (victim is not None and victim.owner == tribe.owner):
             return Reason("not-neighbour", f"Region {action.region} is not an opponent's region next to yours.")
-        problem = game.immunity_problem(tribe, action.region)
+        problem = game.immunity_problem(tribe, action.region, ATTACK)
         if problem:
             return problem
         if victim is not None and not _wall(rs):
@@ -221,20 +225,24 @@ class Intimidating(WarcraftPower):
 
     def apply_action(self, game, tribe, action):
         game.wc.turn.used["intimidate"] = game.wc.turn.used.get("intimidate", 0) + 1
-        game.pay_fees(tribe, action.region)
+        game.pay_fees(tribe.owner, action.region, ATTACK)
         rs = game.regions[action.region]
+        victim = game.owner_tribe(action.region)
+        game.note_attack(tribe, victim)
         for kind in (pieces.WISP_WALL, pieces.FORT):  # "discarded (it counts as a power use)"
             if rs.marker(kind):
                 game.remove_marker(action.region, kind)
                 return
-        victim = game.owner_tribe(action.region)
         rs.tokens -= 1
         if victim is not None and action.to:
             game.regions[action.to].tokens += 1
         elif victim is not None:
-            victim.hand += 1 - game.losses(victim, action.region, 1)  # a Holy Light keeps the discarded token
+            lost = game.losses(victim, action.region, 1)  # a Holy Light keeps the discarded token
+            victim.hand += 1 - lost
+            game.wc.turn.kills += lost  # Forsaken: "Each time they force the loss of a Race token"
         else:
             game.lost_tribe_tray += 1  # "Murlocs are always discarded"
+            game.wc.turn.kills += 1
         if victim is not None and 0 < rs.tokens < victim.race.min_tokens_per_region() and \
                 len(game.regions_of(victim.name)) > 1:
             victim.hand += rs.tokens  # a Tauren left alone goes back in hand, redeployed at the turn's end
@@ -253,7 +261,7 @@ class Intimidating(WarcraftPower):
         for rid in sorted(near - held):
             victim = game.owner_tribe(rid)
             others = [r for r in game.regions_of(victim.name) if r != rid] if victim else []
-            out.append(Intimidate(rid, others[0] if others else 0))
+            out += [Intimidate(rid, to) for to in others] or [Intimidate(rid, 0)]
         return out
 
 
@@ -295,17 +303,15 @@ class PortalMage(WarcraftPower):
         if len(action.regions) != 2 or action.regions[0] == action.regions[1] or \
                 any(r not in game.board or not game.board[r].magic for r in action.regions):
             return Reason("not-magic", "Name two different Magic regions to exchange.")
-        for rid in action.regions:
-            problem = game.immunity_problem(tribe, rid)
-            if problem:
-                return problem
-        return None
+        # exchanging moves an opponent's tokens out of their region: Harmony and the Aegis are owed
+        return game.immunity_problem(tribe, tuple(action.regions), ATTACK)
 
     def apply_action(self, game, tribe, action):
         game.wc.turn.used["portal"] = game.wc.turn.used.get("portal", 0) + 1
         a, b = (game.regions[r] for r in action.regions)
         for rid in action.regions:
-            game.pay_fees(tribe, rid)
+            game.pay_fees(tribe.owner, rid, ATTACK)
+            game.note_attack(tribe, game.owner_tribe(rid))
         a.race, b.race = b.race, a.race
         a.tokens, b.tokens = b.tokens, a.tokens
         moving = [k for k in set(a.markers) | set(b.markers)
@@ -321,8 +327,8 @@ class PortalMage(WarcraftPower):
     def legal_own_actions(self, game, tribe):
         if game.phase != "conquest":
             return []
-        magic = [r.id for r in game.board if r.magic and (game.regions[r.id].race or game.regions[r.id].markers)]
-        return [Portal((magic[0], m)) for m in magic[1:3]]
+        magic = [r.id for r in game.board if r.magic]
+        return [Portal((a, b)) for i, a in enumerate(magic) for b in magic[i + 1:]]
 
 
 class Ranger(TerrainBonus):

@@ -9,6 +9,7 @@ from ..errors import Reason
 from ..traits import count_regions
 from . import pieces
 from .actions import Airborne, Form, Objectives, PlaceBombs
+from .fees import POWER
 from .traits import WarcraftRace
 
 
@@ -90,7 +91,8 @@ class Gnomes(WarcraftRace):
     def legal_own_actions(self, game, tribe):
         if game.phase != "conquest" or game.wc.turn.used.get("airborne"):
             return []
-        return [Airborne(r.id) for r in game.board if r.id not in game.regions_of(tribe.name)][:6]
+        held = set(game.regions_of(tribe.name))
+        return [Airborne(rid) for rid in game.board.ids if rid not in held]
 
 
 class Goblins(WarcraftRace):
@@ -116,13 +118,13 @@ class Goblins(WarcraftRace):
                               f"active race; region {rid} is not one.")
             if game.regions[rid].marker(pieces.BOMB):
                 return Reason("one-bomb-per-region", f"Region {rid} already holds a Bomb.")
-            if game.regions[rid].marker(pieces.WATCH_TOWER):  # "immune to all powers and conquest attempts"
-                return Reason("immune", f"Region {rid} holds a Watch Tower and is immune to all powers.")
-        return None
+        # a Watch Tower: "immune to all powers"; the Aegis: "... unless the opponent pays the owner 2"
+        return game.immunity_problem(tribe, tuple(action.regions), POWER) if action.regions else None
 
     def apply_action(self, game, tribe, action):
         game.wc.turn.used["bombs"] = 1
         for rid in action.regions:
+            game.pay_fees(tribe.owner, rid, POWER)
             game.regions[rid].add_marker(pieces.BOMB)
             game.wc.bombs[rid] = tribe.owner  # revealed at the start of this player's next turn
             game.wc.bomb_stack -= 1
@@ -134,7 +136,11 @@ class Goblins(WarcraftRace):
         targets = [r for r in game.board.ids if held & game.board[r].adjacent and game.owner_tribe(r)
                    and game.owner_tribe(r).active and game.owner_tribe(r).owner != tribe.owner
                    and not game.regions[r].marker(pieces.BOMB) and not game.regions[r].marker(pieces.WATCH_TOWER)]
-        return [PlaceBombs(tuple(targets[:k])) for k in (1, 2) if len(targets) >= k]
+        # a placement (a set of regions): each region alone, and all of them (see Game.legal_actions)
+        out = [PlaceBombs((r,)) for r in targets]
+        if len(targets) > 1:
+            out.append(PlaceBombs(tuple(targets[:game.wc.bomb_stack])))
+        return out
 
 
 class Humans(WarcraftRace):
@@ -148,9 +154,9 @@ class Humans(WarcraftRace):
             return problem
         if len(action.regions) > 2 or len(set(action.regions)) != len(action.regions):
             return Reason("objectives", "Place the 2 Military Objectives in up to 2 different regions.")
-        for rid in action.regions:
-            if rid not in game.board or game.board[rid].water:
-                return Reason("objectives", f"Region {rid} is not a land region of this map.")
+        for rid in action.regions:  # "in up to 2 different non-Alliance regions": a Sea or a Lake is a Region
+            if rid not in game.board:
+                return Reason("objectives", f"There is no region {rid} on this map.")
             if game.faction_of_region(rid) == "alliance":
                 return Reason("alliance-region", f"Military Objectives go in non-Alliance regions; region {rid} "
                               "is held by an Alliance race.")
@@ -168,8 +174,10 @@ class Humans(WarcraftRace):
     def legal_own_actions(self, game, tribe):
         if game.phase != "redeployment":
             return []
-        spots = [r.id for r in game.board if not r.water and game.faction_of_region(r.id) != "alliance"]
-        return [Objectives(tuple(spots[:2]))] if len(spots) >= 2 else []
+        spots = [rid for rid in game.board.ids if game.faction_of_region(rid) != "alliance"]
+        # a placement (up to 2 regions): every spot alone, and every pair
+        return [Objectives((a,)) for a in spots] + \
+            [Objectives((a, b)) for i, a in enumerate(spots) for b in spots[i + 1:]]
 
 
 class Kobolds(WarcraftRace):
@@ -260,8 +268,8 @@ class Worgen(WarcraftRace):
             return Reason("form", "The Worgen choose their human form or their Worgen form.")
         if game.wc.turn.form is not None:
             return Reason("form-chosen", "The Worgen already chose their form this turn.")
-        if game.phase != "conquest" or tribe.readied:
-            return Reason("form-at-start", "The Worgen choose their form at the beginning of their turn.")
+        if game.phase != "conquest" or tribe.readied:  # unreachable while form-first holds; kept as a guard
+            return Reason("form-first", "The Worgen choose their form at the beginning of their turn.")
         if action.form == "worgen" and game.players[tribe.owner].coins < 1:
             return Reason("not-enough-coins", "The Worgen form costs 1 coin; you have none.")
         return None
