@@ -16,7 +16,7 @@ from collections import Counter
 import cv2
 import numpy as np
 
-from vision.classify import classify, enroll, load_model, read_samples
+from vision.classify import classify, enroll, load_model, read_samples, read_sizes
 from vision.errors import ModelError, RegistrationError
 from vision.features import batch_features, normalise
 from vision.labels import LABELS, RACES
@@ -110,7 +110,7 @@ def cut(settings: Settings, board: Board, empty: np.ndarray, frame: np.ndarray, 
     for c in contours:
         hull = cv2.convexHull(c)
         area = cv2.contourArea(hull)
-        if not 0.3 * nominal <= area <= 1.8 * nominal:
+        if not 0.3 * nominal <= area <= 3.5 * nominal:  # pieces up to 1.8 tokens wide (a Mountain)
             continue
         x, y, w, h = cv2.boundingRect(hull)
         m = np.zeros((h, w), np.uint8)
@@ -176,6 +176,9 @@ def capture_kind(settings: Settings, folder, board: Board, label: str, plan, emp
     out.mkdir(parents=True)
     for i, (_, patch, m) in enumerate(matched):
         cv2.imwrite(str(out / f"{i:02d}.png"), sample_photo(patch, m))
+    # The kind's size on the board, measured here once (pieces differ: a Mountain is much larger).
+    area = float(np.median([cv2.countNonZero(m) for _, _, m in matched])) / CUT_PX_PER_MM ** 2
+    (out / "size.json").write_text(json.dumps({"area_mm2": round(area, 1)}), encoding="utf-8")
     return {"label": label, "asked": len(plan), "seen": len(matched), "strays": len(found) - len(matched)}
 
 
@@ -188,9 +191,10 @@ def build_model(settings: Settings, folder, kinds=None) -> dict:
     missing = sorted(set(kinds or ()) - set(samples))
     if missing:
         raise CalibrationError(f"tokens: no samples yet for {', '.join(missing)}")
-    model = enroll(settings, samples)
+    model = enroll(settings, samples, sizes=read_sizes(folder.file("samples")))
     model.save(folder.file("model.npz"))
-    files = [str(p.relative_to(folder.path)) for p in sorted(folder.file("samples").glob("*/*.png"))]
+    files = [str(p.relative_to(folder.path)) for p in sorted(folder.file("samples").glob("*/*.png"))
+             + sorted(folder.file("samples").glob("*/size.json"))]
     info = {"kinds": sorted(samples), "samples": sum(len(v) for v in samples.values())}
     folder.record("tokens", files + ["model.npz"], info)
     return info

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import json
+
 import cv2
 import numpy as np
 
@@ -30,6 +32,7 @@ class Model:
     targets: np.ndarray     # (n,) int index into labels, sorted
     scale: np.ndarray       # (SIZE,) float32, applied to raw features
     projection: np.ndarray  # (SIZE, k) float32, discriminant directions
+    areas: np.ndarray | None = None  # (labels,) float32: each kind's area on the board in mm² (0: not measured)
 
     def project(self, features: np.ndarray) -> np.ndarray:
         return (np.asarray(features, np.float32) * self.scale) @ self.projection
@@ -38,7 +41,8 @@ class Model:
         with open(path, "wb") as f:
             np.savez_compressed(f, format=np.array(MODEL_FORMAT), labels=np.array(self.labels),
                                 vectors=self.vectors, targets=self.targets, scale=self.scale,
-                                projection=self.projection)
+                                projection=self.projection,
+                                areas=self.areas if self.areas is not None else np.zeros(len(self.labels), np.float32))
 
 
 def load_model(path: str | Path) -> Model:
@@ -49,7 +53,8 @@ def load_model(path: str | Path) -> Model:
                 raise ModelError(f"{path}: not a token model ({MODEL_FORMAT})")
             model = Model(tuple(str(s) for s in data["labels"]), data["vectors"].astype(np.float32),
                           data["targets"].astype(np.int32), data["scale"].astype(np.float32),
-                          data["projection"].astype(np.float32))
+                          data["projection"].astype(np.float32),
+                          data["areas"].astype(np.float32) if "areas" in data.files else None)
     except FileNotFoundError:
         raise ModelError(f"{path}: no such model file") from None
     except (OSError, ValueError, KeyError) as exc:
@@ -59,6 +64,20 @@ def load_model(path: str | Path) -> Model:
     if model.projection.ndim != 2 or model.projection.shape[0] != SIZE:
         raise ModelError(f"{path}: model was made by another version (feature size differs)")
     return model
+
+
+def read_sizes(folder: str | Path) -> dict[str, float]:
+    """Each kind's area on the board in mm², where enrollment measured it (``SAMPLES/<label>/size.json``,
+    written by the calibration's tray step: ``{"area_mm2": ...}``)."""
+    out = {}
+    for f in sorted(Path(folder).glob("*/size.json")):
+        try:
+            area = float(json.loads(f.read_text(encoding="utf-8"))["area_mm2"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ModelError(f"{f}: not a size file ({type(exc).__name__})") from None
+        if area > 0:
+            out[f.parent.name] = area
+    return out
 
 
 def read_samples(folder: str | Path) -> dict[str, list[np.ndarray]]:
@@ -118,8 +137,10 @@ def _views(settings: Settings, image: np.ndarray, mask: np.ndarray, rng: np.rand
         yield img.clip(0, 255).astype(np.uint8), m
 
 
-def enroll(settings: Settings, samples: dict[str, list[np.ndarray]], seed: int = 0) -> Model:
-    """Learn a model from enrollment photos by label (see ``read_samples``)."""
+def enroll(settings: Settings, samples: dict[str, list[np.ndarray]], seed: int = 0,
+           sizes: dict[str, float] | None = None) -> Model:
+    """Learn a model from enrollment photos by label (see ``read_samples``); ``sizes``: each kind's area on
+    the board in mm² where it was measured (``read_sizes``), so a blob far from a kind's size is not it."""
     rng = np.random.default_rng(seed)
     labels = tuple(sorted(samples))
     vecs, targets = [], []
@@ -137,7 +158,8 @@ def enroll(settings: Settings, samples: dict[str, list[np.ndarray]], seed: int =
     y = np.array(targets, np.int32)
     scale = (1.0 / (X.std(0) + 0.02)).astype(np.float32)
     W = _discriminant(X * scale, y, len(labels))
-    return Model(labels, (X * scale) @ W, y, scale, W)
+    areas = np.array([float((sizes or {}).get(lab, 0.0)) for lab in labels], np.float32)
+    return Model(labels, (X * scale) @ W, y, scale, W, areas if areas.any() else None)
 
 
 def _discriminant(X: np.ndarray, y: np.ndarray, n_classes: int) -> np.ndarray:
@@ -170,8 +192,11 @@ class Classified:
     per_class: np.ndarray | None = None  # (N, labels) squared distance to the nearest view of each label
 
 
-def classify(model: Model, features: np.ndarray, neighbours: int = 1) -> Classified:
-    """The nearest enrolled label for each feature vector (rows of ``features``)."""
+def classify(model: Model, features: np.ndarray, neighbours: int = 1, areas: np.ndarray | None = None,
+             size_weight: float = 0.0) -> Classified:
+    """The nearest enrolled label for each feature vector (rows of ``features``); with ``areas`` (each
+    token's area in mm²) and a model that measured its kinds' sizes, a kind whose size differs is farther
+    by ``size_weight`` times the squared log of the ratio."""
     if len(features) == 0:
         return Classified((), np.zeros(0), np.zeros(0))
     q = model.project(features)
@@ -188,7 +213,11 @@ def classify(model: Model, features: np.ndarray, neighbours: int = 1) -> Classif
             block = d2[:, starts[li]:starts[li + 1]]
             kk = min(k, block.shape[1])
             per_class[:, li] = np.partition(block, kk - 1, axis=1)[:, :kk].mean(1)
-    order = np.argsort(per_class, 1)
+    if areas is not None and model.areas is not None and size_weight > 0:
+        known = model.areas > 0
+        ratio = np.log(np.maximum(np.asarray(areas, np.float32)[:, None], 1.0) / np.maximum(model.areas[None], 1.0))
+        per_class = per_class + size_weight * np.where(known[None], ratio * ratio, 0.0).astype(np.float32)
+    order = np.argsort(per_class, 1, kind="stable")
     best = per_class[np.arange(len(q)), order[:, 0]]
     second = per_class[np.arange(len(q)), order[:, 1]] if n_labels > 1 else best * 4 + 1
     conf = 1 - np.sqrt(best) / np.maximum(np.sqrt(second), 1e-6)

@@ -29,12 +29,15 @@ class Blob:
 
 @dataclass(frozen=True)
 class Detection:
-    """The blobs found, the regions occluded, the token area used, and each region's changed share."""
+    """The blobs found, the regions occluded, the token area used, and each region's changed share;
+    ``level`` is the frame as it would look under the reference's lamp (the lamp tokens were enrolled
+    under): the board around the tokens is the white and colour reference of every frame."""
 
     blobs: tuple[Blob, ...]
     occluded: frozenset[int]
     token_area: float
     changed: np.ndarray           # bool mask, rectified size
+    level: np.ndarray | None = None
 
 
 class Reference:
@@ -91,7 +94,8 @@ def _glare(settings: Settings, raster: Raster, image: np.ndarray) -> np.ndarray 
 
 def _light(settings: Settings, frame: np.ndarray, reference: Reference) -> np.ndarray:
     """How the light changed since the reference: per-channel gain as a coarse grid of cells (median
-    frame/reference ratio in each, so tokens covering part of a cell do not matter)."""
+    frame/reference ratio in each, so tokens covering part of a cell do not matter). The grid is a
+    smooth surface fitted to the cells that agree with it: cells a hand or its shadow fills are left out."""
     step = 12
     f = frame[::step, ::step].astype(np.float32)
     r = reference.image[::step, ::step].astype(np.float32)
@@ -101,23 +105,40 @@ def _light(settings: Settings, frame: np.ndarray, reference: Reference) -> np.nd
     ch, cw = max(1, h // gy), max(1, w // gx)
     gy, gx = h // ch, w // cw
     cells = ratio[:gy * ch, :gx * cw].reshape(gy, ch, gx, cw, 3).transpose(0, 2, 1, 3, 4)
-    grid = np.median(cells.reshape(gy, gx, ch * cw, 3), axis=2).astype(np.float32)
-    overall = np.median(grid.reshape(-1, 3), axis=0)
-    return grid if np.abs(grid / overall - 1).max() > settings.light_tolerance else overall
+    grid = np.median(cells.reshape(gy, gx, ch * cw, 3), axis=2).astype(np.float32).reshape(-1, 3)
+    v, u = np.mgrid[0:gy, 0:gx].astype(np.float32)
+    u, v = (u.ravel() + 0.5) / gx - 0.5, (v.ravel() + 0.5) / gy - 0.5
+    A = np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], 1)
+    keep = np.ones(len(grid), bool)
+    fit = np.repeat(np.median(grid, 0)[None], len(grid), 0)
+    for _ in range(3):  # fit, drop the cells far from the fit, fit again
+        if keep.sum() < 12:
+            break
+        coef, *_ = np.linalg.lstsq(A[keep], grid[keep], rcond=None)
+        fit = np.maximum(A @ coef, 0.05).astype(np.float32)
+        keep = np.abs(grid / fit - 1).max(1) < 0.1
+    overall = np.median(grid[keep] if keep.sum() >= 6 else grid, axis=0)
+    fit = fit.reshape(gy, gx, 3)
+    return fit if np.abs(fit / overall - 1).max() > settings.light_tolerance else overall
 
 
-def changed(settings: Settings, reference: Reference, rectified: np.ndarray) -> np.ndarray:
-    """Pixels whose colour differs from the reference by more than ``settings.diff_threshold`` (uint8 0/1)."""
-    frame = cv2.blur(rectified, (3, 3))
-    g = _light(settings, frame, reference)
-    # Undo the change of light on the frame, then measure how far it leaves the board's envelope.
+def relit(g: np.ndarray, image: np.ndarray) -> np.ndarray:
+    """``image`` with the change of light ``g`` (from ``_light``) undone: as under the reference's lamp."""
     if g.ndim == 1:
         lut = np.clip(np.arange(256, dtype=np.float32)[:, None] / np.maximum(g, 1e-3)[None, :] + 0.5, 0, 255)
-        level = cv2.LUT(frame, lut.astype(np.uint8).reshape(256, 1, 3))
-    else:
-        h, w = frame.shape[:2]
-        inverse = cv2.resize(1.0 / np.maximum(g, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
-        level = cv2.multiply(frame, inverse, dtype=cv2.CV_8U)
+        return cv2.LUT(image, lut.astype(np.uint8).reshape(256, 1, 3))
+    h, w = image.shape[:2]
+    inverse = cv2.resize(1.0 / np.maximum(g, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.multiply(image, inverse, dtype=cv2.CV_8U)
+
+
+def changed(settings: Settings, reference: Reference, rectified: np.ndarray, light=None) -> np.ndarray:
+    """Pixels whose colour differs from the reference by more than ``settings.diff_threshold`` (uint8 0/1).
+    ``light``: the change of light already measured (``_light``)."""
+    frame = cv2.blur(rectified, (3, 3))
+    g = _light(settings, frame, reference) if light is None else light
+    # Undo the change of light on the frame, then measure how far it leaves the board's envelope.
+    level = relit(g, frame)
     out = cv2.add(cv2.subtract(level, reference.high), cv2.subtract(reference.low, level))
     total = cv2.transform(out, np.ones((1, 3), np.float32))
     gain = float(np.mean(g))
@@ -130,11 +151,21 @@ def changed(settings: Settings, reference: Reference, rectified: np.ndarray) -> 
     return (colour | edges).astype(np.uint8)
 
 
+def _shadow(reference: Reference, level: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Where ``mask`` is only the board in shade (darker, its colour unchanged): a hand's shadow."""
+    ref = reference.image.astype(np.float32) + 4.0
+    ratio = (level.astype(np.float32) + 4.0) / ref
+    lo, hi = ratio.min(2), ratio.max(2)
+    return (mask > 0) & (hi < 0.97) & (lo > 0.25) & (hi < lo * 1.15)
+
+
 def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> Detection:
     """Blobs that differ from the empty board, assigned to regions; occluded regions."""
     raster = reference.raster
     s = raster.px_per_mm
-    mask = changed(settings, reference, rectified)
+    light = _light(settings, cv2.blur(rectified, (3, 3)), reference)
+    level = relit(light, rectified)
+    mask = changed(settings, reference, rectified, light)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -156,12 +187,13 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
             continue
         sub = np.zeros((bh, bw), np.uint8)
         cv2.fillPoly(sub, [hull - [x, y]], 1)
-        pieces = int(np.floor(area / token_area + 2.0 - settings.split_at))
-        if pieces <= 1:
-            m = cv2.moments(sub, True)
-            parts = [(sub, (x + m["m10"] / m["m00"], y + m["m01"] / m["m00"]))] if m["m00"] else []
+        if area < settings.split_at * token_area:
+            parts = [_part(sub, x, y)]
         else:
-            parts = _split(sub, pieces, x, y)
+            filled = np.zeros((bh, bw), np.uint8)
+            cv2.drawContours(filled, [contour - [x, y]], -1, 1, -1)
+            parts = [_part(p, x, y) for p in _pieces(settings, filled, token_area)]
+        parts = [p for p in parts if p is not None]
         for part, c in parts:
             cx, cy = int(round(c[0])), int(round(c[1]))
             region = int(raster.nearest[min(max(cy, 0), h - 1), min(max(cx, 0), w - 1)])
@@ -172,33 +204,82 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
                               (x + px0, y + py0, pw, ph), part[py0:py0 + ph, px0:px0 + pw]))
     occluded = set()
     if occ_mask.any():
-        grown = cv2.dilate(occ_mask, np.ones((7, 7), np.uint8))
-        inside = raster.labels[grown > 0]
+        # What the hand covers: its blob without its shadow (shade over the board is not a hand).
+        cover_mask = occ_mask.astype(bool) & ~_shadow(reference, level, occ_mask)
+        inside = raster.labels[cover_mask]
         cover = np.bincount(inside[inside >= 0], minlength=len(raster.ids))
-        hit = (cover > settings.occluded_share * raster.areas) | (cover > 0.3 * token_area)
+        hit = cover > settings.occluded_tokens * token_area
         occluded = {int(raster.ids[k]) for k in np.nonzero(hit)[0]}
     return Detection(tuple(b for b in blobs if b.region not in occluded), frozenset(occluded), token_area,
-                     mask.astype(bool))
+                     mask.astype(bool), level)
 
 
-def _fill(mask: np.ndarray) -> np.ndarray:
-    """Each blob replaced by its convex hull: tokens are convex, a faint token shows only its print."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = np.zeros_like(mask)
-    cv2.fillPoly(out, [cv2.convexHull(c) for c in contours], 1)
-    return out
+def _part(mask: np.ndarray, x: int, y: int):
+    """(mask, centre in rectified px) of one piece, or None when empty."""
+    m = cv2.moments(mask, True)
+    return (mask, (x + m["m10"] / m["m00"], y + m["m01"] / m["m00"])) if m["m00"] else None
 
 
-def _split(sub: np.ndarray, k: int, x: int, y: int) -> list:
-    """Split a blob mask into k compact pieces (k-means on its pixel positions)."""
+def _pieces(settings: Settings, filled: np.ndarray, token_area: float) -> list[np.ndarray]:
+    """A large blob (its filled outline) cut into the pieces it holds, each as its convex hull.
+
+    Touching pieces meet at a neck: the cores of the blob (farther than ``core_share`` of a token's
+    radius from its outline) come apart there, and every pixel goes to the nearest core. A core that
+    is still far longer than wide (tokens side by side along a straight edge) is cut into as many
+    compact parts as its area holds squares of its own width. A large compact piece (a Mountain)
+    stays one piece, whatever its size. Deterministic: the same blob always gives the same pieces.
+    """
+    r = np.sqrt(token_area / np.pi)
+    dist = cv2.distanceTransform(filled, cv2.DIST_L2, 3)
+    cores = (dist > settings.core_share * r).astype(np.uint8)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=8)
+    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 3]
+    if len(keep) <= 1:
+        groups = [filled]
+    else:
+        src = np.where(np.isin(lab, keep), 0, 255).astype(np.uint8)
+        _, near = cv2.distanceTransformWithLabels(src, cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_CCOMP)
+        groups = [(filled & (near == j)).astype(np.uint8) for j in np.unique(near[src == 0])]
+    out = []
+    for g in groups:
+        area = int(cv2.countNonZero(g))
+        if area == 0:
+            continue
+        width = float(dist[g > 0].max())
+        k = int(np.clip(np.floor(area / (3.5 * width * width) + 0.35), 1, 6)) if width > 0 else 1
+        out += _split(g, k) if k > 1 else [g]
+    hulls = []
+    for m in out:
+        pts = cv2.findNonZero(m)
+        if pts is None:
+            continue
+        h = np.zeros_like(m)
+        cv2.fillPoly(h, [cv2.convexHull(pts)], 1)
+        hulls.append(h)
+    return hulls
+
+
+def _split(sub: np.ndarray, k: int) -> list[np.ndarray]:
+    """A blob mask cut into k compact parts: k-means on its pixel positions, started at even steps along
+    its long axis (no random draw: the same blob is always cut the same way)."""
     ys, xs = np.nonzero(sub)
     pts = np.stack([xs, ys], 1).astype(np.float32)
-    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-    _, lab, centers = cv2.kmeans(pts, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    mean = pts.mean(0)
+    _, vecs = np.linalg.eigh(np.cov((pts - mean).T))
+    t = (pts - mean) @ vecs[:, -1]
+    order = np.argsort(t, kind="stable")
+    centres = np.array([pts[order[int((j + 0.5) * len(pts) / k)]] for j in range(k)], np.float32)
+    for _ in range(12):
+        d = ((pts[:, None, :] - centres[None]) ** 2).sum(2)
+        lab = d.argmin(1)
+        new = np.array([pts[lab == j].mean(0) if np.any(lab == j) else centres[j] for j in range(k)], np.float32)
+        if np.allclose(new, centres, atol=0.05):
+            break
+        centres = new
     out = []
     for j in range(k):
-        sel = lab.ravel() == j
         m = np.zeros_like(sub)
+        sel = lab == j
         m[ys[sel], xs[sel]] = 1
-        out.append((m, (centers[j][0] + x, centers[j][1] + y)))
+        out.append(m)
     return out

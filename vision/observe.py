@@ -97,9 +97,10 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     t2 = clock()
     det = detect(settings, calibration.reference, rect)
     t3 = clock()
-    feats = blob_features(settings, rect, det.blobs, calibration.reference.glare)
+    feats = blob_features(settings, det.level, det.blobs, calibration.reference.glare)
     t4 = clock()
-    result = classify(model, feats, settings.neighbours)
+    mm2 = np.array([b.area for b in det.blobs], np.float32) / r.px_per_mm ** 2
+    result = classify(model, feats, settings.neighbours, mm2, settings.size_weight)
     t5 = clock()
     tokens: dict[int, dict[str, int]] = {rid: {} for rid in geometry.region_ids}
     conf = {rid: 1.0 for rid in geometry.region_ids}

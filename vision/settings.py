@@ -26,9 +26,10 @@ class Settings:
     light_cells: tuple = (6, 8)     # rows, columns of the grid on which a change of light is measured
     light_tolerance: float = 0.04   # cells within this of the overall gain: one gain for the whole board
     min_token_share: float = 0.3    # blobs smaller than this share of a token are noise
-    split_at: float = 1.8           # a blob this many tokens large is two tokens (less: an offset stack)
+    split_at: float = 1.5           # a blob this many tokens large is looked at for touching pieces
+    core_share: float = 0.45        # a piece's core lies this share of a token's radius inside its outline
     occluder_tokens: float = 7.0    # a blob this many tokens large is a hand or arm
-    occluded_share: float = 0.02    # a region this much covered by an occluder is occluded
+    occluded_tokens: float = 0.35   # a region with this many tokens' area under an occluder is occluded
     glare_correction: bool = False  # subtract the lamp's glare seen on the empty board from token colours
     glare_min: float = 20.0         # grey levels of colourless excess over a region's colour that count as glare
     saturated: int = 245            # reference pixels this bright are blinded by glare: lower confidence
@@ -38,3 +39,4 @@ class Settings:
     augment: int = 12               # augmented copies of each enrollment sample
     one_occupant_per_region: bool = True  # rules: one race (or the Lost Tribe) per region
     vote_ratio: float = 4.0         # a token keeps its own label if the region's is this much farther
+    size_weight: float = 8.0        # how much farther a kind is per squared log of the size ratio (sizes enrolled)

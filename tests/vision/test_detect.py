@@ -1,6 +1,7 @@
+import cv2
 import numpy as np
 
-from vision.detect import detect
+from vision.detect import _pieces, detect
 from vision.observe import Calibration, observe
 from vision.register import rectify
 from vision.render import Session, random_state
@@ -28,3 +29,54 @@ def test_light_that_changed_since_calibration(settings, geometry2p, model):
         r, t = region_accuracy(truth, obs)
         right, total = right + r, total + t
     assert right / total >= 0.95, f"{right}/{total}"
+
+
+def test_a_lamp_of_another_colour_at_play(settings, geometry2p, model):
+    """The lamp at play casts 30 % more red and 25 % less blue than the one the board was calibrated under:
+    the board around the tokens shows the cast, and the tokens are read as under the calibration lamp."""
+    session = Session(geometry2p, 32, DESIGN, small("clean"))
+    cal = Calibration.build(settings, geometry2p, session.empty())
+    session._play_light = session._light * np.array([0.75, 1.0, 1.3], np.float32)
+    right = total = 0
+    for k in range(2):
+        img, truth = session.frame(random_state(geometry2p, np.random.default_rng(10 + k)))
+        obs, _ = observe(settings, cal, model, img)
+        r, t = region_accuracy(truth, obs)
+        right, total = right + r, total + t
+    assert right / total >= 0.95, f"{right}/{total}"
+
+
+def _discs(*circles, size=(80, 120)):
+    m = np.zeros(size, np.uint8)
+    for x, y, r in circles:
+        cv2.circle(m, (x, y), r, 1, -1)
+    return m
+
+
+def test_touching_pieces_are_cut_where_they_meet(settings):
+    token_area = np.pi * 13 ** 2
+    # A Fortress (larger) against two race tokens: three pieces, not four.
+    assert len(_pieces(settings, _discs((30, 40, 17), (60, 27, 13), (60, 53, 13)), token_area)) == 3
+    # Two squares side by side along an edge (no neck): two pieces.
+    sq = np.zeros((80, 120), np.uint8)
+    cv2.rectangle(sq, (20, 25), (43, 48), 1, -1)
+    cv2.rectangle(sq, (44, 25), (67, 48), 1, -1)
+    assert len(_pieces(settings, sq, token_area)) == 2
+
+
+def test_a_large_piece_and_an_offset_stack_stay_one(settings):
+    token_area = np.pi * 13 ** 2
+    assert len(_pieces(settings, _discs((50, 40, 23)), token_area)) == 1   # a Mountain, 1.7 tokens wide
+    assert len(_pieces(settings, _discs((40, 40, 13), (47, 40, 13)), token_area)) == 1   # a stack, 5 mm apart
+
+
+def test_the_same_frame_reads_the_same_every_time(settings, geometry2p, clean_session, clean_calibration, model):
+    """No random draw anywhere: OpenCV's global generator changed between the readings changes nothing."""
+    state = random_state(geometry2p, np.random.default_rng(21), fill=0.95)
+    img, _ = clean_session.frame(state, rng=np.random.default_rng(21))
+    cv2.setRNGSeed(1)
+    a, _ = observe(settings, clean_calibration, model, img)
+    cv2.setRNGSeed(12345)
+    cv2.randu(np.zeros((4, 4), np.float32), 0, 1)
+    b, _ = observe(settings, clean_calibration, model, img)
+    assert a.to_dict() == b.to_dict()

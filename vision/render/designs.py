@@ -2,6 +2,13 @@
 
 Tokens of one kind look alike; a race and its -decline side share shape and glyph, the decline
 side being grey-ish. A different design seed gives a different printing of the whole game.
+
+Two styles. ``plain`` (the renderer the pipeline grew up with): each label its own shape, motif and
+glyph, one size. ``foreign`` (another printing, as a real box brings): every race token one shape,
+its face a painting of a few shapes over a gradient; every in-decline side the same grey with the
+same ring, differing only by the race's emblem; pieces of their own sizes (a Mountain 1.7 tokens
+wide, painted in the board's own Mountain colour, with a snow cap); the board's terrain palette
+drawn from the same seed (``palette``).
 """
 from __future__ import annotations
 
@@ -15,6 +22,12 @@ from ..labels import LABELS, PIECES, RACES
 
 SHAPES = ("circle", "square", "hexagon", "octagon")
 MOTIFS = ("glyph", "ring", "stripes", "dots", "half")
+STYLES = ("plain", "foreign")
+FOREIGN_SHAPES = ("square", "circle", "hexagon", "octagon")
+# Piece widths in the foreign printing, in race tokens (the real box: a Mountain is much larger).
+FOREIGN_SIZES = {"lost-tribe": 1.0, "mountain": 1.7, "troll-lair": 1.3, "fortress": 1.3, "encampment": 0.9,
+                 "hero": 1.1, "dragon": 1.45, "hole": 1.3}
+TERRAINS = ("farmland", "forest", "hill", "mountain", "swamp", "sea", "lake")
 
 
 @dataclass(frozen=True)
@@ -29,6 +42,8 @@ class TokenDesign:
     motif: str
     glyph: tuple[tuple[float, float], ...]  # polygon in unit coordinates (-1..1)
     angle: float                  # motif orientation, degrees
+    size: float = 1.0             # width relative to the board's token size
+    art: tuple = ()               # painted shapes under the glyph: (kind, unit-coordinate points, BGR)
 
 
 def _hsv_to_bgr(h: float, s: float, v: float) -> tuple[int, int, int]:
@@ -48,8 +63,12 @@ def _glyph(rng: np.random.Generator) -> tuple[tuple[float, float], ...]:
 
 
 @lru_cache(maxsize=8)
-def designs(design_seed: int) -> dict[str, TokenDesign]:
-    """One design per label, drawn from the design seed."""
+def designs(design_seed: int, style: str = "plain") -> dict[str, TokenDesign]:
+    """One design per label, drawn from the design seed, in one of ``STYLES``."""
+    if style == "foreign":
+        return _foreign(design_seed)
+    if style != "plain":
+        raise ValueError(f"unknown token style {style!r} (one of {', '.join(STYLES)})")
     rng = np.random.default_rng(10_000 + design_seed)
     out: dict[str, TokenDesign] = {}
     hues = (rng.permutation(len(RACES)) * (180 / len(RACES)) + rng.uniform(0, 180)) % 180
@@ -74,6 +93,79 @@ def designs(design_seed: int) -> dict[str, TokenDesign]:
         out[piece] = TokenDesign(piece, SHAPES[int(rng.integers(len(SHAPES)))], base, accent,
                                  _hsv_to_bgr(hue, 80, 60), MOTIFS[int(rng.integers(len(MOTIFS)))],
                                  _glyph(rng), float(rng.uniform(0, 180)))
+    assert set(out) == set(LABELS)
+    return out
+
+
+@lru_cache(maxsize=8)
+def palette(design_seed: int) -> dict[str, tuple[float, float, float]]:
+    """The terrain colours (BGR) of a foreign board printing: each terrain its own muted hue."""
+    rng = np.random.default_rng(20_000 + design_seed)
+    hues = {"farmland": 25, "forest": 60, "hill": 45, "mountain": 15, "swamp": 75, "sea": 105, "lake": 100}
+    out = {}
+    for t in TERRAINS:
+        hue = hues[t] + rng.uniform(-12, 12)
+        sat = rng.uniform(25, 70) if t == "mountain" else rng.uniform(60, 170)
+        val = rng.uniform(110, 190) if t == "mountain" else rng.uniform(90, 215)
+        out[t] = tuple(float(c) for c in _hsv_to_bgr(hue, sat, val))
+    return out
+
+
+def _blob(rng, cx, cy, r, k=7):
+    a = np.sort(rng.uniform(0, 2 * np.pi, k))
+    rr = r * rng.uniform(0.6, 1.2, k)
+    return tuple((float(cx + x * np.cos(t)), float(cy + x * np.sin(t))) for x, t in zip(rr, a))
+
+
+def _painting(rng, hue: float, n: int) -> tuple:
+    """A token's face: a few painted shapes in colours near and far from its hue."""
+    art = []
+    for _ in range(n):
+        h = hue + rng.choice([-1, 1]) * rng.uniform(10, 80)
+        col = _hsv_to_bgr(h, rng.uniform(60, 255), rng.uniform(50, 250))
+        c = rng.uniform(-0.5, 0.5, 2)
+        art.append(("poly", _blob(rng, c[0], c[1], rng.uniform(0.2, 0.5)), col))
+    return tuple(art)
+
+
+def _foreign(design_seed: int) -> dict[str, TokenDesign]:
+    rng = np.random.default_rng(30_000 + design_seed)
+    out: dict[str, TokenDesign] = {}
+    race_shape = FOREIGN_SHAPES[int(rng.integers(len(FOREIGN_SHAPES)))]
+    hues = (rng.permutation(len(RACES)) * (180 / len(RACES)) + rng.uniform(0, 180)) % 180
+    grey = rng.uniform(120, 180)
+    dbase = _hsv_to_bgr(rng.uniform(0, 180), rng.uniform(0, 25), grey)
+    dring = _hsv_to_bgr(0, 0, grey * rng.uniform(0.55, 0.75))
+    demblem = _hsv_to_bgr(0, 0, grey * rng.uniform(0.25, 0.45))
+    for race, hue in zip(RACES, hues):
+        glyph = _glyph(rng)
+        base = _hsv_to_bgr(hue, rng.uniform(90, 240), rng.uniform(90, 230))
+        accent = _hsv_to_bgr(hue + rng.uniform(40, 140), rng.uniform(60, 255), rng.uniform(40, 240))
+        edge = _hsv_to_bgr(hue, 60, 60)
+        out[race] = TokenDesign(race, race_shape, base, accent, edge, "glyph", glyph, float(rng.uniform(0, 180)),
+                                1.0, _painting(rng, hue, int(rng.integers(2, 5))))
+        # The in-decline side: the printing's one grey and ring; only the race's emblem tells them apart.
+        out[f"{race}-decline"] = TokenDesign(f"{race}-decline", race_shape, dbase, demblem, dring, "ring", glyph,
+                                             0.0, 1.0, ())
+    terrain = palette(design_seed)
+    for piece in PIECES:
+        hue = rng.uniform(0, 180)
+        shape = race_shape if piece == "lost-tribe" else FOREIGN_SHAPES[int(rng.integers(len(FOREIGN_SHAPES)))]
+        base = _hsv_to_bgr(hue, rng.uniform(40, 230), rng.uniform(70, 230))
+        accent = _hsv_to_bgr(hue + rng.uniform(50, 130), rng.uniform(40, 255), rng.uniform(40, 255))
+        edge = _hsv_to_bgr(hue, 80, 60)
+        art = _painting(rng, hue, int(rng.integers(1, 4)))
+        if piece == "mountain":  # the board's Mountain colour, a snow cap and a rock line
+            rock = np.array(terrain["mountain"]) * rng.uniform(0.92, 1.08, 3)
+            base = tuple(int(c) for c in rock.clip(0, 255))
+            edge = tuple(int(c) for c in (rock * 0.8).clip(0, 255))
+            accent = tuple(int(c) for c in (rock * 0.7).clip(0, 255))
+            snow = tuple(int(c) for c in np.clip(rock * 0.3 + 175, 0, 255))
+            art = (("poly", ((-0.35, -0.05), (0.0, -0.6), (0.35, -0.05), (0.12, -0.2), (-0.1, -0.1)), snow),
+                   ("poly", ((-0.8, 0.5), (-0.2, -0.2), (0.1, 0.2), (0.5, -0.1), (0.8, 0.5)),
+                    tuple(int(c) for c in (rock * 0.85).clip(0, 255))))
+        out[piece] = TokenDesign(piece, shape, base, accent, edge, "glyph" if piece != "mountain" else "none",
+                                 _glyph(rng), float(rng.uniform(0, 180)), FOREIGN_SIZES[piece], art)
     assert set(out) == set(LABELS)
     return out
 
@@ -118,8 +210,11 @@ def sprite(design: TokenDesign, side_px: int) -> tuple[np.ndarray, np.ndarray]:
     elif design.motif == "half":
         p = np.array([[-1.2, 0], [1.2, 0], [1.2, 1.2], [-1.2, 1.2]]) @ rot.T
         cv2.fillPoly(img, [np.round(c + p * r).astype(np.int32)], design.edge)
-    glyph = np.array(design.glyph) * (0.55 if design.motif != "glyph" else 0.8)
-    cv2.fillPoly(img, [np.round(c + glyph @ rot.T * r).astype(np.int32)], design.accent, cv2.LINE_AA)
+    for _kind, pts, colour in design.art:
+        cv2.fillPoly(img, [np.round(c + np.array(pts) * r).astype(np.int32)], colour, cv2.LINE_AA)
+    if design.motif != "none":
+        glyph = np.array(design.glyph) * (0.55 if design.motif != "glyph" else 0.8)
+        cv2.fillPoly(img, [np.round(c + glyph @ rot.T * r).astype(np.int32)], design.accent, cv2.LINE_AA)
     cv2.polylines(img, [outline], True, design.edge, max(1, int(r * 0.1)), cv2.LINE_AA)
     img = cv2.resize(img, (side_px, side_px), interpolation=cv2.INTER_AREA)
     alpha = cv2.resize(alpha, (side_px, side_px), interpolation=cv2.INTER_AREA).astype(np.float32) / 255

@@ -13,7 +13,7 @@ import numpy as np
 from ..geometry import Geometry, inside_distance
 from ..labels import PIECES, RACES
 from ..markers import marker_image
-from .designs import designs, sprite
+from .designs import designs, palette, sprite
 
 MARKER_LABELS = frozenset(PIECES) - {"lost-tribe"}  # pieces that lie under the race tokens
 
@@ -38,6 +38,12 @@ class Realism:
     stack_offset_mm: tuple[float, float] = (0.3, 1.2)
     stack_share: float = 0.15
     frame_size: tuple[int, int] = (1920, 1080)
+    # What another printing and another room bring (all off in the tiers the pipeline grew up with):
+    style: str = "plain"          # token art and board palette (designs.STYLES)
+    cast: float = 0.0             # lamp colour cast per channel, up to this share (0: the mild default)
+    relight: bool = False         # the lamp at play is another lamp than at calibration (empty board, tray)
+    touching: float = 0.0         # share of special pieces laid against a token of their region
+    hand_share: float = 0.0       # share of frames with a hand and arm over the board (bench)
 
 
 TIERS = {
@@ -46,6 +52,10 @@ TIERS = {
                          noise=3.0, blur=0.8),
     "hard": Realism(tilt_deg=10.0, yaw_deg=4.0, distortion=0.04, light_gradient=0.45, dim=(0.45, 0.7),
                     glare_spots=3, noise=6.0, blur=1.6, stack_offset_mm=(2.0, 5.0), stack_share=0.35),
+    # Another printing under other lamps: see designs.py ("foreign") and docs/vision.md.
+    "foreign": Realism(tilt_deg=10.0, yaw_deg=4.0, distortion=0.03, light_gradient=0.35, dim=(0.6, 1.05),
+                       glare_spots=1, noise=4.0, blur=1.0, stack_offset_mm=(0.5, 3.0), stack_share=0.25,
+                       style="foreign", cast=0.15, relight=True, touching=0.6, hand_share=0.25),
 }
 
 
@@ -86,7 +96,8 @@ class Session:
     def __init__(self, geometry: Geometry, seed: int, design_seed: int = 0, realism: Realism = Realism(),
                  px_per_mm: float = 2.0, board_seed: int | None = None):
         self.geometry, self.seed, self.realism, self.s = geometry, seed, realism, px_per_mm
-        self.designs = designs(design_seed)
+        self.designs = designs(design_seed, realism.style)
+        self.design_seed = design_seed
         self.rng = np.random.default_rng(seed)
         self.board_rng = np.random.default_rng(seed if board_seed is None else board_seed)
         self._canvas = self._draw_board()
@@ -105,7 +116,10 @@ class Session:
         frame = self.canvas_px(np.array([[0, 0], [g.width_mm, g.height_mm]])).astype(int)
         paper = rng.uniform(215, 250)
         cv2.rectangle(canvas, tuple(frame[0]), tuple(frame[1]), (paper,) * 3, -1)
-        palette = {t: np.clip(np.array(c) + rng.normal(0, 18, 3), 20, 240) for t, c in TERRAIN_BGR.items()}
+        if self.realism.style == "plain":
+            palette = {t: np.clip(np.array(c) + rng.normal(0, 18, 3), 20, 240) for t, c in TERRAIN_BGR.items()}
+        else:
+            palette = {t: np.array(c) for t, c in globals()["palette"](self.design_seed).items()}
         x0, y0, x1, y1 = self.canvas_px(np.array(g.play_area).reshape(2, 2)).ravel().astype(int)
         tex = _fbm(rng, y1 - y0, x1 - x0, (6, 40))[..., None] * 14
         import maps
@@ -193,7 +207,16 @@ class Session:
         level = rng.uniform(*r.dim)
         field_ = level * (1 + gx * xs + gy * ys - r.light_gradient * 0.6 * (xs ** 2 + ys ** 2))
         cast = 1 + rng.uniform(-0.06, 0.06, 3) * (r.light_gradient > 0)
+        if r.cast > 0:
+            cast = 1 + rng.uniform(-r.cast, r.cast, 3)
         self._light = cv2.resize(field_, (W, H))[..., None] * cast.astype(np.float32)
+        self._play_light = None  # the same lamp as at calibration
+        if r.relight:  # another lamp for the game: other level, slope and colour
+            gx, gy = rng.uniform(-1, 1, 2) * r.light_gradient
+            level = rng.uniform(*r.dim)
+            field_ = level * (1 + gx * xs + gy * ys - r.light_gradient * 0.6 * (xs ** 2 + ys ** 2))
+            cast = 1 + rng.uniform(-r.cast, r.cast, 3)
+            self._play_light = cv2.resize(field_, (W, H))[..., None] * cast.astype(np.float32)
         glare = np.zeros((H, W), np.float32)
         for _ in range(r.glare_spots):
             cx, cy = rng.uniform(0.1, 0.9) * W, rng.uniform(0.1, 0.9) * H
@@ -227,20 +250,28 @@ class Session:
                     piles[-1].append(lab)
                 else:
                     piles.append([lab])
+            if r.style != "plain":  # big pieces first, while there is room
+                piles.sort(key=lambda pl: -self.designs[pl[-1]].size)
             centres: list = []
+            widths: list = []  # each pile's width, mm
             stacks: list[list] = []  # per pile placed: [first index in ``placed``, top label]
             seen = {}
             for pile in piles:
-                for _ in range(60 if len(xs) else 0):
-                    k = int(rng.integers(len(xs)))
-                    p = np.array([xs[k], ys[k]], float) * step + lo + rng.uniform(-0.5, 0.5, 2)
-                    if all(np.hypot(*(p - q)) >= tok * 1.18 + 2.0 for q in centres):
+                wide = tok * self.designs[pile[-1]].size
+                cx, cy = (xs, ys) if wide <= tok else np.nonzero(dist >= wide * 0.5 + 3.0)[::-1]
+                p = None
+                if r.touching > 0 and pile[-1] in MARKER_LABELS and centres and rng.random() < r.touching:
+                    p = self._against(dist, lo, centres, widths, wide, rng)
+                for _ in range(60 if len(cx) and p is None else 0):
+                    k = int(rng.integers(len(cx)))
+                    cand = np.array([cx[k], cy[k]], float) * step + lo + rng.uniform(-0.5, 0.5, 2)
+                    if all(np.hypot(*(cand - q)) >= (wide + wq) / 2 * 1.18 + 2.0 for q, wq in zip(centres, widths)):
+                        p = cand
                         break
-                else:
-                    p = None
-                if p is None and stacks:
+                small = [k for k, st in enumerate(stacks) if self.designs[st[1]].size <= 1.1 and wide <= 1.1 * tok]
+                if p is None and small:
                     # No room left: race tokens go on top of a pile, a marker under one, as players do.
-                    k = int(rng.integers(len(stacks)))
+                    k = small[int(rng.integers(len(small)))]
                     below = stacks[k]
                     at = len(placed) if pile[-1] not in MARKER_LABELS else below[0]
                     new = [Placed(lab, centres[k][0] + o[0], centres[k][1] + o[1], float(rng.uniform(-15, 15)))
@@ -260,6 +291,7 @@ class Session:
                     y, x = np.unravel_index(int(np.argmax(dist)), dist.shape)
                     p = np.array([x, y], float) * step + lo
                 centres.append(p)
+                widths.append(wide)
                 stacks.append([len(placed), pile[-1]])
                 for level, lab in enumerate(pile):
                     off = (rng.uniform(*r.stack_offset_mm) * np.array([np.cos(a := rng.uniform(0, 6.3)), np.sin(a)])
@@ -270,9 +302,25 @@ class Session:
             visible[rid] = seen
         return placed, visible
 
+    @staticmethod
+    def _against(dist, lo, centres, widths, wide, rng):
+        """A place for a piece ``wide`` mm across touching one of the piles already laid (or None)."""
+        for _ in range(30):
+            k = int(rng.integers(len(centres)))
+            a = rng.uniform(0, 2 * np.pi)
+            p = centres[k] + 0.86 * (widths[k] + wide) / 2 * np.array([np.cos(a), np.sin(a)])
+            ix, iy = int(round(p[0] - lo[0])), int(round(p[1] - lo[1]))
+            if not (0 <= iy < dist.shape[0] and 0 <= ix < dist.shape[1]) or dist[iy, ix] < wide * 0.4:
+                continue
+            if all(np.hypot(*(p - q)) >= 0.86 * (wide + wq) / 2 for j, (q, wq) in enumerate(zip(centres, widths))
+                   if j != k):
+                return p
+        return None
+
     def _paste(self, canvas: np.ndarray, t: Placed, shadow: bool = True):
-        side = int(round(self.geometry.token_mm * self.s))
-        img, alpha = sprite(self.designs[t.label], side)
+        design = self.designs[t.label]
+        side = int(round(self.geometry.token_mm * design.size * self.s))
+        img, alpha = sprite(design, side)
         big = int(side * 1.5)
         M = cv2.getRotationMatrix2D((side / 2, side / 2), t.angle, 1.0)
         cx, cy = self.canvas_px(np.array([t.x, t.y]))
@@ -330,8 +378,9 @@ class Session:
         out[y0:y1, x0:x1] = part.clip(0, 255).astype(np.uint8)
         return out, mask
 
-    def _occluded(self, mask: np.ndarray) -> set:
-        """Regions the hand covers enough to hide a token."""
+    def _occluded(self, mask: np.ndarray, tokens=()) -> set:
+        """Regions the hand covers: it hides part (15 %) of a token lying there, or an area where a token could
+        lie unseen (half a token's area). An arm grazing a region's edge does not cover it."""
         g = self.geometry
         if not hasattr(self, "_areas"):
             self._areas = {}
@@ -347,14 +396,26 @@ class Session:
             rm = np.zeros_like(m)
             cv2.fillPoly(rm, [np.round(self.canvas_px(poly)).astype(np.int32)], 255, offset=(-int(x0), -int(y0)))
             inter = np.count_nonzero(rm & m)
-            if inter > 0.02 * self._areas[rid] or inter > (0.3 * g.token_mm * self.s) ** 2:
+            if inter > 0.5 * np.pi / 4 * (g.token_mm * self.s) ** 2:
+                out.add(rid)
+        for t in tokens:
+            rid = next((rid for rid, poly in g.regions.items()
+                        if cv2.pointPolygonTest(poly.astype(np.float32), (t.x, t.y), False) >= 0), None)
+            if rid is None or rid in out:
+                continue
+            c = self.canvas_px(np.array([t.x, t.y]))
+            r = g.token_mm * self.designs[t.label].size * self.s * 0.43
+            disc = np.zeros_like(m)
+            cv2.circle(disc, (int(c[0] - x0), int(c[1] - y0)), int(r), 255, -1)
+            if np.count_nonzero(disc & m) > 0.15 * np.pi * r * r:
                 out.add(rid)
         return out
 
     # ----- the picture ------------------------------------------------------------------------
     def render(self, tokens: list | None = None, hand: np.ndarray | None = None,
-               rng: np.random.Generator | None = None) -> tuple[np.ndarray, set]:
-        """The camera frame (BGR uint8) of the board with tokens (and a hand); also the occluded regions."""
+               rng: np.random.Generator | None = None, play: bool = False) -> tuple[np.ndarray, set]:
+        """The camera frame (BGR uint8) of the board with tokens (and a hand); also the occluded regions.
+        ``play``: under the lamp of the game (``Realism.relight``), not the lamp of calibration."""
         rng = rng or self.rng
         canvas = self._canvas.copy()
         for t in tokens or ():
@@ -362,10 +423,11 @@ class Session:
         occluded = set()
         if hand is not None:
             canvas, mask = self._draw_hand(canvas, hand, rng)
-            occluded = self._occluded(mask)
+            occluded = self._occluded(mask, tokens or ())
         img = cv2.remap(canvas, *self._map, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         r = self.realism
-        img = img.astype(np.float32) * self._light * rng.uniform(0.98, 1.02) + self._glare
+        light = self._play_light if play and self._play_light is not None else self._light
+        img = img.astype(np.float32) * light * rng.uniform(0.98, 1.02) + self._glare
         if r.blur > 0:
             img = cv2.GaussianBlur(img, (0, 0), r.blur * rng.uniform(0.8, 1.2))
         img += rng.standard_normal(img.shape[:2] + (1,), dtype=np.float32) * (r.noise * 0.7)
@@ -380,7 +442,7 @@ class Session:
         rng = rng or self.rng
         tokens, visible = self.place(state, rng)
         h = self.hand(rng) if hand else None
-        img, occluded = self.render(tokens, h, rng)
+        img, occluded = self.render(tokens, h, rng, play=True)
         regions = {rid: visible.get(rid, {}) for rid in self.geometry.region_ids}
         return img, Truth(regions, occluded, self.homography.copy())
 
