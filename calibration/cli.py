@@ -6,6 +6,7 @@ import json
 import sys
 from pathlib import Path
 
+from maps.files import number
 from vision.errors import VisionError
 from vision.settings import Settings
 
@@ -42,7 +43,7 @@ def _parser() -> argparse.ArgumentParser:
     m = sub.add_parser("markers", help="board frame and marker sheet")
     m.add_argument("--map", default="2p", help="2p, 3p, 4p, 5p or a house map file (docs/maps.md)")
     w = sub.add_parser("watch", help="markers seen, registration stable")
-    w.add_argument("--frames", type=int, default=8)
+    w.add_argument("--frames", type=number(1, 1000), default=8)
     sub.add_parser("reference", help="capture the empty board")
     r = sub.add_parser("regions", help="grow region outlines from one click each")
     g = r.add_mutually_exclusive_group(required=True)
@@ -50,14 +51,14 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--seeds", help="JSON file {region id: [x_mm, y_mm]}")
     g.add_argument("--truth-seeds", action="store_true", help="simulated camera: click each true region")
     f = sub.add_parser("fix-region", help="replace one region's outline")
-    f.add_argument("region", type=int)
+    f.add_argument("region", type=number(0, 9999))
     f.add_argument("--polygon", required=True, help="JSON file or text: [[x_mm, y_mm], ...]")
     t = sub.add_parser("tokens", help="capture token kinds on the tray and enroll them")
     t.add_argument("--kind", help="one kind (label), e.g. elves or elves-decline")
     t.add_argument("--kinds", default="", help="comma-separated kinds, or 'all' (default: every kind)")
     t.add_argument("--enroll-only", action="store_true", help="only enroll the samples already captured")
     s = sub.add_parser("selftest", help="mixed layouts: what the model confuses")
-    s.add_argument("--layouts", type=int, default=3)
+    s.add_argument("--layouts", type=number(1, 100), default=3)
     sub.add_parser("check", help="can a game start?")
     sub.add_parser("status", help="each step's state")
     a = sub.add_parser("all", help="every step on the simulated camera")

@@ -145,3 +145,22 @@ def loads(text: str | bytes, source: str = "<input>", line: int | None = None,
     if deep > max_depth:
         raise fail(f"JSON nested more than {max_depth} deep")
     return data
+
+
+def number(low: float, high: float, kind: type = int):
+    """An argparse ``type`` for a number a user types, in ``low..high``: argparse prints
+    ``error: argument --size: must be from 5 to 200, not -5`` (the option named) and exits 2."""
+    import argparse
+
+    def parse(text: str):
+        try:
+            value = kind(text) if len(text) <= 30 else None
+        except ValueError:
+            value = None
+        if value is None or value != value or not low <= value <= high:
+            word = "a whole number" if kind is int else "a number"
+            shown = text if len(text) <= 30 else text[:27] + "..."
+            raise argparse.ArgumentTypeError(f"must be {word} from {low:g} to {high:g}, not {shown!r}")
+        return value
+    parse.__name__ = kind.__name__
+    return parse

@@ -12,6 +12,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from maps.files import number
+
 from .errors import VisionError
 
 
@@ -64,7 +66,7 @@ def cmd_geometry(args) -> int:
 
 def cmd_markers(args) -> int:
     from . import markers
-    size = args.size if args.size else _geometry_for(args).markers[0].size
+    size = args.size if args.size is not None else _geometry_for(args).markers[0].size
     png, pdf = markers.write_sheet(args.out, size, args.dpi)
     print(f"wrote {png} and {pdf} (A4, markers {size:g} mm)")
     return 0
@@ -116,6 +118,9 @@ def cmd_observe(args) -> int:
     return 0
 
 
+SEEDS = 2 ** 31 - 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m vision", description="The companion's eyes: board observation.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -123,10 +128,10 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("render", help="render a synthetic table: frames, empty board, samples, geometry, truth",
                        description="Render a synthetic table to try everything without a camera.")
     r.add_argument("--map", default="4p", help="board name (2p, 3p, 4p, 5p) or map file")
-    r.add_argument("--seed", type=int, default=0, help="camera, lamp and board states")
-    r.add_argument("--design-seed", type=int, default=0, help="the printing of the tokens")
-    r.add_argument("--frames", type=int, default=5, help="number of board states to render")
-    r.add_argument("--samples", type=int, default=4, help="enrollment photos per token kind")
+    r.add_argument("--seed", type=number(0, SEEDS), default=0, help="camera, lamp and board states")
+    r.add_argument("--design-seed", type=number(0, SEEDS), default=0, help="the printing of the tokens")
+    r.add_argument("--frames", type=number(1, 1000), default=5, help="number of board states to render")
+    r.add_argument("--samples", type=number(1, 200), default=4, help="enrollment photos per token kind")
     r.add_argument("--tier", choices=("clean", "realistic", "hard"), default="realistic")
     r.add_argument("--hand", action="store_true", help="a hand over the board in the last frame")
     r.add_argument("--out", required=True, help="output folder")
@@ -135,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     g = sub.add_parser("geometry", help="generate a plausible geometry file for a map",
                        description="Generate a geometry for a map from its region list (deterministic).")
     g.add_argument("--map", default="4p")
-    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--seed", type=number(0, SEEDS), default=0)
     g.add_argument("--out", required=True, help="geometry file to write (JSON)")
     g.set_defaults(_run=cmd_geometry)
 
@@ -143,8 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Write markers.png and markers.pdf (A4, true scale) for a board.")
     m.add_argument("--geometry", help="geometry file (marker size from it)")
     m.add_argument("--map", default="4p", help="map whose generated geometry gives the marker size")
-    m.add_argument("--size", type=float, help="marker side in mm (overrides the geometry)")
-    m.add_argument("--dpi", type=int, default=200)
+    m.add_argument("--size", type=number(5, 60, float), help="marker side in mm, 5 to 60 (overrides the geometry)")
+    m.add_argument("--dpi", type=number(50, 1200), default=200, help="print resolution, 50 to 1200 (default 200)")
     m.add_argument("--out", required=True, help="output folder")
     m.set_defaults(_run=cmd_markers)
 

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from . import cvcompat
+from .errors import VisionError
 
 DICTIONARY = cv2.aruco.DICT_4X4_50
 A4_MM = (210.0, 297.0)
@@ -37,12 +38,18 @@ def marker_image(marker_id: int, side_px: int) -> np.ndarray:
     return cvcompat.marker_image(dictionary(), marker_id, side_px)
 
 
+MAX_MARKER_MM = 60  # four markers and their quiet zones on one A4 page
+
+
 def sheet(marker_mm: float, dpi: int = 200, page_mm: tuple[float, float] = A4_MM) -> np.ndarray:
     """A page (grey image) with markers 0–3 at true size, each labelled with the board corner it goes to."""
     px = dpi / 25.4
     w, h = int(round(page_mm[0] * px)), int(round(page_mm[1] * px))
     page = np.full((h, w), 255, np.uint8)
     side = int(round(marker_mm * px))
+    if not 6 <= side or side * 5 / 3 > min(w / 2, h / 2):
+        raise VisionError(f"a {marker_mm:g} mm marker at {dpi} dpi does not fit four to a page "
+                          f"(from 5 to {MAX_MARKER_MM} mm)")
     names = ("0: top-left", "1: top-right", "2: bottom-right", "3: bottom-left")
     for i in range(4):
         cx = int(w * (0.25 + 0.5 * (i % 2)))

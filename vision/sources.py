@@ -4,6 +4,8 @@ Every source is an iterator of ``Frame`` (image, time, name) and a context manag
 """
 from __future__ import annotations
 
+import contextlib
+
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,13 +81,31 @@ _CAPTURE_PROPS = {"auto_exposure": cv2.CAP_PROP_AUTO_EXPOSURE, "auto_wb": cv2.CA
                   "wb_temperature": cv2.CAP_PROP_WB_TEMPERATURE, "focus": cv2.CAP_PROP_FOCUS}
 
 
+@contextlib.contextmanager
+def _opencv_quiet():
+    """OpenCV's own log at ERROR only, for a moment (``cv2.utils.logging`` from 4.7, ``cv2.setLogLevel`` on 4.6)."""
+    logging_ = getattr(getattr(cv2, "utils", None), "logging", None)
+    get, put, error = ((logging_.getLogLevel, logging_.setLogLevel, logging_.LOG_LEVEL_ERROR) if logging_ else
+                       (getattr(cv2, "getLogLevel", None), getattr(cv2, "setLogLevel", None), 2))
+    before = get() if get and put else None
+    if before is not None:
+        put(min(before, error))
+    try:
+        yield
+    finally:
+        if before is not None:
+            put(before)
+
+
 class OpenCVCapture(FrameSource):
     """A USB webcam (device index) or a video file/URL through ``cv2.VideoCapture``."""
 
     def __init__(self, device: int | str = 0, size: tuple[int, int] | None = (1920, 1080)):
-        self.cap = cv2.VideoCapture(device)
+        with _opencv_quiet():  # a camera that is not there is our one line, not OpenCV's WARN lines
+            self.cap = cv2.VideoCapture(device)
         if not self.cap.isOpened():
-            raise SourceError(f"cannot open camera or video {device!r}")
+            what = f"camera:{device} (no such camera: see ls /dev/video*)" if isinstance(device, int) else repr(device)
+            raise SourceError(f"cannot open {what}")
         if size:
             self.cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
             self.cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])

@@ -5,6 +5,8 @@ import json
 import sys
 from pathlib import Path
 
+from maps.files import number
+
 from ..errors import UserError
 from ..reconcile import Follower, Outcome
 from ..rules import RecordError
@@ -25,7 +27,8 @@ def add_arguments(p):
                    help="what the camera cannot see, one JSON object a line: "
                         '{"after": "frame-012.png", "input": "die 3"} (die N, declare REGION, confirm, answer N, '
                         "or any action such as \"pick ratmen\")")
-    p.add_argument("--fps", type=float, default=10.0, help="frames per second of the sequence (default 10)")
+    p.add_argument("--fps", type=number(0.1, 240, float), default=10.0,
+                   help="frames per second of the sequence, 0.1 to 240 (default 10)")
     p.add_argument("frames", nargs="+", metavar="FRAMES", help="image files, or a folder of them, in time order")
 
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import maps
-from maps import islands
+from maps import files, islands
 
 from ..errors import UserError
 from ..rules import ruleset as rulesets
@@ -144,11 +144,11 @@ def _new(path: Path) -> int:
 def _values(path: Path, races: list[str], powers: list[str]) -> int:
     rules = rulesets.get("warcraft")
     data = {"races": {}, "powers": {}}
-    if path.exists():
+    if path.exists() or not (races or powers):  # only adding a value creates the file
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise UserError(f"{path}: cannot read: {exc}") from None
+            data = files.loads(files.read_text(path, "values file", 256 * 1024), str(path))
+        except files.BadInput as exc:
+            raise UserError(f"{exc}" + ("" if path.exists() else " (add --race NAME=N to start one)")) from None
     try:  # the file as it is, before anything is added to it
         rules.check_options({"values": data})
     except ValueError as exc:
