@@ -12,6 +12,7 @@ import logging
 
 from firmware import proto
 
+from ..floods import Summary
 from ..inputs import RollRequested, Submit
 from .display import TableDisplay
 
@@ -38,7 +39,11 @@ class HostSession:
         self.firmware: str | None = None
         self.snapshot: TableDisplay | None = None  # what the service wants shown
         self.acknowledged: TableDisplay | None = None  # what the box confirmed it shows
-        self.problems = 0
+        self.problems = 0  # garbled lines, all told
+        self._now = 0.0
+        # a box sending garbage is one log line a minute, with the count (not 20,000 lines a second)
+        self._garbage = Summary(log, "scoring box sent garbage, ignored: %s",
+                                "%d garbled lines from the scoring box in the last minute")
         self._hello_at: float | None = None
         self._state_seq: int | None = None
         self._state_at = 0.0
@@ -80,6 +85,8 @@ class HostSession:
         self._state_at = now
 
     def tick(self, now: float) -> None:
+        self._now = now
+        self._garbage.flush(now)
         """Say HELLO again while unanswered; resend the state while unacknowledged."""
         if not self.ready:
             if self._hello_at is not None and now - self._hello_at >= self._timeout:
@@ -93,6 +100,7 @@ class HostSession:
 
     def feed(self, data: bytes, now: float) -> None:
         """Handle bytes from the box."""
+        self._now = now
         for line, problem in self._splitter.feed(data):
             if problem is not None:
                 self._problem(problem)
@@ -106,7 +114,7 @@ class HostSession:
 
     def _problem(self, text: str) -> None:
         self.problems += 1
-        log.warning("scoring box sent garbage, ignored: %s", text)
+        self._garbage.add(text, self._now)
 
     def _handle(self, seq: int, kind: str, fields: list[str], now: float) -> None:
         if kind == "HELLO":

@@ -14,9 +14,11 @@ import queue
 import random
 import secrets
 import threading
+import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
+from .. import floods
 from .. import inputs as hw
 from ..rules import actions as A
 from ..rules import ruleset as rulesets
@@ -47,12 +49,14 @@ class Published:
 
 
 EMPTY = Published(0, None, {"no_game": True}, (), (), ())
+MAX_ALERTS = 8  # typed alerts standing at once (the camera's stand one per region and reason)
+REFUSALS, REFUSAL_S = 10, 10.0  # refused actions from one sender before it is slowed down
 
 
 class GameOwner:
     """Owns the current Game. ``submit(input)`` returns a Future of the ``Outcome``."""
 
-    def __init__(self, store: Store, *, die_seed: int = -1):
+    def __init__(self, store: Store, *, die_seed: int = -1, clock=time.monotonic):
         self.store = store
         self.die_seed = die_seed
         self.queue: queue.Queue = queue.Queue()
@@ -69,6 +73,9 @@ class GameOwner:
         self.question: dict | None = None  # the camera's question as the screens show it
         self._asked = None  # ... and as the follower asked it (its options are actions)
         self._kept = ""  # the standing alerts and question last stored (JSON)
+        # a phone (or screen) repeating refused actions is slowed down: past REFUSALS in REFUSAL_S
+        # seconds its actions are answered 429, neither explained nor alerted nor broadcast
+        self._refused = floods.Window(REFUSALS, REFUSAL_S, clock)
 
     # ---------------------------------------------------------------- life
     def start(self) -> "GameOwner":
@@ -251,10 +258,16 @@ class GameOwner:
             if acting == CHANCE:
                 return Outcome(409, "not-your-turn", f"The table answers first: {wording.step(game)}")
             return Outcome(409, "not-your-turn", f"It is {game.players[acting].name}'s turn, not yours.")
+        sender = (source, seat)
+        if source != "camera" and self._refused.over(sender):
+            return Outcome(429, "slow-down", "Too many refused actions in a row: wait a few seconds, then play "
+                           f"what the rules allow ({wording.step(game)})")
         reason = game.explain(action)
         if reason is not None and self._redeployed_first(action):
             reason = game.explain(action)
         if reason is not None:
+            if source != "camera":
+                self._refused.add(sender)
             if isinstance(action, views.CONQUESTS):
                 self._raise_alert(action, seat, reason, source)
             return Outcome(422, reason.code, wording.refusal(game, reason.code, reason.sentence, seat))
@@ -396,10 +409,22 @@ class GameOwner:
         return Outcome(200, "ok", f"Taken back: {text}")
 
     def _raise_alert(self, action: A.Action, seat: int | None, reason, source: str) -> None:
+        """One standing alert per reason and region: a repeat changes nothing and is not broadcast;
+        past ``MAX_ALERTS`` the oldest typed alert gives way."""
+        where = getattr(action, "region", None)
+        key = (reason.code, where if where is not None else action.notation(), seat)
+        if any((a["code"], a.get("region", a["action"]), a["seat"]) == key for a in self._alerts
+               if a.get("source") != "camera"):
+            return
         self._alert_ids += 1
         who = self.game.players[seat].name if seat is not None else "The table"
         self._alerts.append({"id": self._alert_ids, "seat": seat, "who": who, "code": reason.code,
-                             "sentence": wording.refusal(self.game, reason.code, reason.sentence, None), "action": action.notation(), "source": source})
+                             "sentence": wording.refusal(self.game, reason.code, reason.sentence, None),
+                             "action": action.notation(), "source": source,
+                             **({"region": where} if where is not None else {})})
+        typed = [a for a in self._alerts if a.get("source") != "camera"]
+        for stale in typed[:max(0, len(typed) - MAX_ALERTS)]:
+            self._alerts.remove(stale)
         self._publish()
 
     def _resolve(self, item: Resolve) -> Outcome:

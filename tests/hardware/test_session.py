@@ -121,7 +121,7 @@ def test_ten_thousand_random_bytes_are_logged_not_obeyed(wire, clock, caplog):
     assert wire.inputs == [] and wire.host.ready and wire.host.acknowledged == S1
     assert wire.host.problems > 0
     assert all("garbage, ignored" in r.getMessage() for r in caplog.records)
-    assert len(caplog.records) == wire.host.problems
+    assert len(caplog.records) == min(wire.host.problems, 5)  # then one line a minute with the count
     wire.press()  # the next good frame still works
     wire.pump()
     assert wire.inputs == [RollRequested("scoring-box")]

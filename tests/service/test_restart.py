@@ -84,7 +84,9 @@ def test_alerts_that_stand_come_back_after_a_restart(tmp_path):
     service = make_service(tmp_path)
     try:
         assert service.owner.published.public["alerts"] == alerts
-        assert play(service, "conquer 12").status == 422  # a second alert numbers on from the first
+        assert play(service, "conquer 12").status == 422  # the same reason on the same region: the same alert
+        assert service.owner.published.public["alerts"] == alerts
+        assert play(service, "conquer 13").status == 422  # a second alert numbers on from the first
         again = service.owner.published.public["alerts"]
         assert len(again) == 2 and again[1]["id"] > alerts[0]["id"]
         settled = service.owner.submit(Resolve(alerts[0]["id"], accept=True)).result(5)
