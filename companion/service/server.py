@@ -3,24 +3,14 @@ from __future__ import annotations
 
 import logging
 import signal
-import socket
 import threading
 import time
 
+from . import address
 from .config import Config
 from .runtime import Service
 
 log = logging.getLogger(__name__)
-
-
-def lan_address() -> str | None:
-    """This machine's address on the LAN (no packet is sent), or None."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.1", 9))
-            return s.getsockname()[0]
-    except OSError:
-        return None
 
 
 class Server:
@@ -48,7 +38,7 @@ class Server:
         host = self.config.service.host
         if host in ("0.0.0.0", "::", ""):
             out = [f"http://127.0.0.1:{self.port}/"]
-            lan = lan_address()
+            lan = address.lan_address()
             if lan:
                 out.append(f"http://{lan}:{self.port}/")
             return out

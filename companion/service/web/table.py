@@ -7,7 +7,7 @@ from flask import (Blueprint, Response, abort, current_app, jsonify, redirect, r
 from ...rules import ruleset as rulesets
 from ...rules.game import Game
 from ...rules.record import dumps
-from .. import codes, qr, views
+from .. import address, codes, qr, views
 from . import security
 
 bp = Blueprint("table", __name__)
@@ -19,7 +19,7 @@ def service():
 
 @bp.get("/")
 def index():
-    return render_template("table.html")
+    return render_template("table.html", address_warning=phone_address().warning)
 
 
 @bp.get("/unlock")
@@ -46,8 +46,13 @@ def _safe_next(value: str | None) -> str:
     return value if value and value.startswith("/") and not value.startswith("//") else "/"
 
 
+def phone_address() -> address.PhoneAddress:
+    """Where phones reach this table: never 127.0.0.1 because this screen runs on the Pi itself."""
+    return address.for_phones(current_app.config["PUBLIC_URL"], service().config.service.host, request.host_url)
+
+
 def base_url() -> str:
-    return current_app.config["PUBLIC_URL"] or request.host_url.rstrip("/")
+    return phone_address().url
 
 
 @bp.get("/api/join-codes")
