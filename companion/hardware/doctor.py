@@ -1,20 +1,21 @@
-"""Checks of a table's setup for ``companion doctor``: camera, markers, scoring box, GPIO, disk, clock.
+"""Checks of a table's setup for ``companion doctor``: camera, markers, calibration, scoring box,
+GPIO, disk, clock and the address phones use.
 
 Each check is a function of a ``DoctorContext`` that returns a ``Check``: ok, warn, fail or skip,
-what it found, and for a problem how to fix it. Camera and marker checks come from
-``vision.doctor`` (``check_camera(ctx)``, ``check_markers(ctx)``) once the vision package has one;
-until then the camera is looked for directly and the markers are not checked.
+what it found, and for a problem how to fix it. The camera is opened once (``[camera] source``)
+and its frame is shared by the camera, markers and calibration checks (``calibration.doctor``).
 """
 from __future__ import annotations
 
-import glob
-import importlib
 import os
 import shutil
 import subprocess
 import time
+import urllib.error
+import urllib.request
 import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 from .settings import HardwareSettings
@@ -34,56 +35,70 @@ class Check:
 
 @dataclass
 class DoctorContext:
-    """What the checks look at; tests replace the probes."""
+    """What the checks look at; tests replace the probes. ``config`` is the service's configuration
+    (``companion.service.config.Config``): the camera, the calibration folder, the address."""
 
     settings: HardwareSettings = field(default_factory=HardwareSettings)
     data_dir: str = "/var/lib/companion"
+    config: object = None
     disk_usage: Callable[[str], tuple] = shutil.disk_usage
     wall_clock: Callable[[], float] = time.time
     ntp_synchronized: Callable[[], bool | None] = None  # None: cannot tell
+    avahi_running: Callable[[], bool | None] = None  # None: cannot tell
     handshake_s: float = 2.0  # how long the scoring box may take to answer HELLO
+    grab_timeout_s: float = 15.0
+    _look: object = None
 
     def __post_init__(self):
         if self.ntp_synchronized is None:
             self.ntp_synchronized = _timedatectl_synchronized
+        if self.avahi_running is None:
+            self.avahi_running = _avahi_running
+        if self.config is None:
+            from ..service.config import Config
+            self.config = Config()
+
+    @property
+    def map_name(self) -> str:
+        """The map the calibration was made for, else the demo's map."""
+        from calibration.doctor import board_for
+        return board_for(self.calibration_folder, self.config.demo.map).map
+
+    @property
+    def calibration_folder(self):
+        from calibration.folder import Folder
+        return Folder(self.config.camera.calibration_path(Path(self.data_dir)))
+
+    def look(self):
+        """The frame from the configured camera (taken once)."""
+        if self._look is None:
+            from calibration.doctor import Look
+            spec = self.config.camera.source
+            if "{map}" in spec:
+                spec = spec.replace("{map}", self.map_name)
+            self._look = Look.take(spec, self.grab_timeout_s)
+        return self._look
 
 
-def _vision_check(name: str):
-    try:
-        module = importlib.import_module("vision.doctor")
-    except ImportError:
-        return None
-    return getattr(module, f"check_{name}", None)
+def _check(finding) -> Check:
+    return Check(finding.name, finding.status, finding.message, finding.fix)
 
 
 def check_camera(ctx: DoctorContext) -> Check:
-    plugged = _vision_check("camera")
-    if plugged is not None:
-        return plugged(ctx)
-    try:
-        from picamera2 import Picamera2  # Debian's python3-picamera2 on the Pi
-        cameras = Picamera2.global_camera_info()
-    except ImportError:
-        cameras = None
-    except Exception as exc:  # libcamera present but unhappy
-        return Check("camera", "fail", f"picamera2 cannot list cameras: {exc}",
-                     "check the ribbon cable (contacts towards the board), then reboot")
-    if cameras:
-        model = cameras[0].get("Model", "camera")
-        return Check("camera", "ok", f"{model} found by picamera2 (not opened: vision not available)")
-    devices = sorted(glob.glob("/dev/video*"))
-    if cameras is None and devices:
-        return Check("camera", "warn", f"no picamera2; video devices {', '.join(devices)} not opened (vision not available)",
-                     "on the Pi: sudo apt install python3-picamera2")
-    return Check("camera", "fail", "no camera found",
-                 "connect the camera's ribbon cable with the Pi off, then boot; `rpicam-hello --list-cameras` should list it")
+    from calibration.doctor import camera
+    return _check(camera(ctx.look()))
 
 
 def check_markers(ctx: DoctorContext) -> Check:
-    plugged = _vision_check("markers")
-    if plugged is not None:
-        return plugged(ctx)
-    return Check("markers", "skip", "not checked: vision not available")
+    from calibration.doctor import board_for, markers
+    from vision.settings import Settings
+    return _check(markers(Settings(), board_for(ctx.calibration_folder, ctx.map_name), ctx.look()))
+
+
+def check_calibration(ctx: DoctorContext) -> Check:
+    from calibration.doctor import calibration
+    from vision.settings import Settings
+    return _check(calibration(Settings(), ctx.calibration_folder, ctx.look(), ctx.config.camera.load_calibration))
 
 
 def check_scoring_box(ctx: DoctorContext) -> Check:
@@ -154,7 +169,17 @@ def check_gpio(ctx: DoctorContext) -> Check:
 
 
 def check_disk(ctx: DoctorContext) -> Check:
-    path = ctx.data_dir if os.path.isdir(ctx.data_dir) else "/"
+    path = ctx.data_dir
+    if not os.path.isdir(path):
+        if os.path.exists(path):
+            return Check("disk", "fail", f"the data folder {path} is a file, not a folder",
+                         "give --data (or [service] data_dir) the folder `companion serve` keeps its games in")
+        return Check("disk", "fail", f"the data folder {path} does not exist",
+                     "give --data (or [service] data_dir) the folder `companion serve` keeps its games in; "
+                     "the installed service uses /var/lib/companion")
+    if not os.access(path, os.W_OK | os.X_OK):
+        return Check("disk", "fail", f"cannot write to the data folder {path}",
+                     f"run the doctor as the service's user (sudo -u companion ...) or fix the owner: sudo chown companion: {path}")
     free_mb = ctx.disk_usage(path)[2] // 2**20
     if free_mb < 200:
         return Check("disk", "fail", f"{free_mb} MB free on {path}",
@@ -188,13 +213,55 @@ def _timedatectl_synchronized() -> bool | None:
     return {"yes": True, "no": False}.get(out)
 
 
+def _avahi_running() -> bool | None:
+    if shutil.which("systemctl") is None:
+        return None
+    try:
+        out = subprocess.run(["systemctl", "is-active", "avahi-daemon"], capture_output=True, text=True,
+                             timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return {"active": True, "inactive": False, "failed": False}.get(out)
+
+
+def check_address(ctx: DoctorContext) -> Check:
+    """The address phones will use (join links, QR codes), avahi's name, and whether the service answers."""
+    from ..service import address
+    s = ctx.config.service
+    port = s.port
+    local = f"http://127.0.0.1:{port}" if port != 80 else "http://127.0.0.1"
+    phones = address.for_phones(s.public_url, s.host, local)
+    if not phones.reachable:
+        return Check("address", "fail", f"phones cannot reach the table: {phones.warning}",
+                     "connect the Pi to the table's Wi-Fi (sudo raspi-config: System Options, Wireless LAN)")
+    name = address.mdns_name() + ("" if port == 80 else f":{port}")
+    avahi = ctx.avahi_running()
+    try:
+        urllib.request.urlopen(local + "/", timeout=3).close()
+        serving = ""
+    except urllib.error.HTTPError:
+        serving = ""  # it answers: an error page is an answer
+    except (OSError, ValueError):
+        serving = f"; nothing answers on port {port} yet"
+    said = f"phones will use {phones.url}/ (join links and QR codes)"
+    if avahi is False:
+        return Check("address", "warn", f"{said}; avahi-daemon is not running, so http://{name}/ will not work{serving}",
+                     "sudo systemctl enable --now avahi-daemon")
+    if serving:
+        return Check("address", "warn", said + serving, "start the companion: sudo systemctl start companion "
+                     "(or companion serve); logs: journalctl -u companion")
+    return Check("address", "ok", f"{said}, also http://{name}/" if avahi else said)
+
+
 CHECKS: dict[str, Callable[[DoctorContext], Check]] = {
     "camera": check_camera,
     "markers": check_markers,
+    "calibration": check_calibration,
     "scoring-box": check_scoring_box,
     "gpio": check_gpio,
     "disk": check_disk,
     "clock": check_clock,
+    "address": check_address,
 }
 
 
