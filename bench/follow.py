@@ -3,6 +3,7 @@ hand between still boards, the hard tier's light and blur), through stillness, o
 reconciliation; illegal conquests injected along the way. Prints JSON.
 
     python bench/follow.py [--games4 20] [--games5 10] [--tier hard] [--size 1920x1080] [--workers 2]
+                           [--first-seed 0]
                            [--table-reacts]
 
 With --table-reacts the simulated table answers each alert as players would: when the game went
@@ -170,13 +171,16 @@ def main() -> None:
     parser.add_argument("--tier", default="hard", choices=sorted(TIERS))
     parser.add_argument("--size", default="1920x1080", help="frame size, WxH (default 1920x1080, as bench/vision.py)")
     parser.add_argument("--inject", type=float, default=0.08, help="chance of an injected illegal conquest per sight")
+    parser.add_argument("--first-seed", type=int, default=0,
+                        help="the games' seeds start here (four-player games: N, N+1, ...; five-player: N+100, ...): "
+                             "develop on other seeds than the ones reported")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--table-reacts", action="store_true",
                         help="the table answers each alert: corrects the game by hand, or tells the camera it misread")
     args = parser.parse_args()
     w, h = (int(x) for x in args.size.split("x"))
-    jobs = [("4p", s, args.tier, (w, h), args.inject, args.table_reacts) for s in range(args.games4)]
-    jobs += [("5p", 100 + s, args.tier, (w, h), args.inject, args.table_reacts) for s in range(args.games5)]
+    jobs = [("4p", args.first_seed + s, args.tier, (w, h), args.inject, args.table_reacts) for s in range(args.games4)]
+    jobs += [("5p", args.first_seed + 100 + s, args.tier, (w, h), args.inject, args.table_reacts) for s in range(args.games5)]
     start = time.time()
     results = []
     with Pool(args.workers) as pool:

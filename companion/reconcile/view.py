@@ -127,3 +127,31 @@ def differences(game: Game, seen: View, skip: set[int] = frozenset(),
                     continue  # a marker under the tokens
                 out.append(Difference(rid, label, e, s))
     return sorted(out, key=lambda d: (d.region, d.label))
+
+
+def playing_labels(game: Game) -> set[str]:
+    """The labels of the races of the player whose turn it is."""
+    if game.finished or game.current_player < 0:
+        return set()
+    return {race_label(game, t.name) for t in game.tribes_of(game.turn.player)}
+
+
+def in_play_labels(game: Game) -> set[str]:
+    """The labels of every race on the board's side its tokens show."""
+    return {race_label(game, name) for name in game.tribes}
+
+
+def content(view: View, region: int) -> tuple:
+    return tuple(sorted(view.get(region, {}).items()))
+
+
+def placing_now(game: Game, race: str) -> bool:
+    """Whether ``race`` is the active race of the player at play, during the conquests or the
+    redeployment: the markers it places may be moving."""
+    return not game.finished and game.current_player >= 0 and game.phase in ("conquest", "redeployment") \
+        and game.tribes[race] is game.active_tribe(game.turn.player)
+
+
+def occupied(seen: View, region: int) -> bool:
+    """Whether the camera sees race or Lost Tribe tokens on a region."""
+    return any(label not in pieces.MARKERS_IN_BOX for label in seen.get(region, {}))

@@ -2,7 +2,7 @@
 import pytest
 
 from companion.reconcile import Follower, differences, expected_view
-from companion.reconcile.explain import resettlement
+from companion.reconcile.hypotheses import resettlement
 from companion.rules.actions import Conquer, Pick
 from companion.shuffle import seeded_setup
 from companion.simulate import play
@@ -170,7 +170,7 @@ def test_the_table_can_accept_a_region_the_camera_misreads():
     f.accept(g, 10)
     assert f.see(g, seen).in_sync
     seen[10] = {"lost-tribe": 1}
-    assert f.see(g, seen).in_sync and f.accepted == {}
+    assert f.see(g, seen).in_sync and f.evidence.accepted == {}
 
 
 def test_encampments_resettled_under_a_stack_are_all_counted():
@@ -431,7 +431,7 @@ def test_a_redeployment_is_not_amended_once_its_player_readies_troops_again():
 
 
 def test_a_redeployment_stays_open_to_amendment_through_the_resettlement_that_ends_its_turn():
-    from companion.reconcile.follower import _turn_again
+    from companion.reconcile.corrections import _turn_again
     g = act(game_with("alchemist ratmen", "commando humans"), "pick ratmen", "conquer 4", "conquer 9",
             "redeploy 4:3 9:9", "end", "pick humans")
     g.tribes["humans"].hand = 10

@@ -1,7 +1,7 @@
 """Misreads: a region vision read with a low confidence never moves the game alone nor raises an alert,
 and one misread never ends a turn the table did not end."""
 from companion.reconcile import Follower, expected_view
-from companion.reconcile.explain import _as_read
+from companion.reconcile.corrections import _as_read
 from vision.observe import Observation, RegionView
 
 from ..rules.helpers import game_with, play
@@ -87,7 +87,7 @@ def test_a_redeployment_seen_under_a_stack_is_amended_when_a_later_sight_shows_m
     g = play(game_with("alchemist ratmen", "berserk amazons"), "pick ratmen", "conquer 4", "conquer 9")
     f = Follower()
     seen = expected_view(g)
-    f.last_seen = {**expected_view(g), 4: {"ratmen": 3}, 9: {"ratmen": 1}}  # truly 4:3 9:9: stacks hide
+    f.evidence.last_seen = {**expected_view(g), 4: {"ratmen": 3}, 9: {"ratmen": 1}}  # truly 4:3 9:9: stacks hide
     redeploy = f.redeployed(g).actions
     assert [a.notation() for a in redeploy] == ["redeploy 4:11 9:1"]  # the unseen ones on the biggest stack
     play(g, "redeploy 4:11 9:1", "end", "pick amazons")
@@ -116,7 +116,7 @@ def test_tokens_put_on_a_region_the_camera_could_not_read_move_when_it_reads_few
 def test_a_redeployment_touched_since_is_not_amended():
     g = play(game_with("alchemist ratmen", "berserk amazons"), "pick ratmen", "conquer 4", "conquer 9")
     f = Follower()
-    f.last_seen = {**expected_view(g), 4: {"ratmen": 3}, 9: {"ratmen": 1}}
+    f.evidence.last_seen = {**expected_view(g), 4: {"ratmen": 3}, 9: {"ratmen": 1}}
     play(g, *(a.notation() for a in f.redeployed(g).actions), "end", "pick amazons", "conquer 20", "conquer 13")
     assert (g.regions[13].race, g.regions[9].race) == ("amazons", "ratmen")
     play(g, "redeploy 13:1 20:9", "end", "conquer 3")  # the Ratmen move on: their redeployment is history
@@ -140,7 +140,7 @@ def test_a_region_never_read_right_is_a_blind_spot_not_an_alert():
     seen[3] = {}  # this camera never sees the Lost Tribe token on region 3 (its colour is the board's)
     f = Follower()
     out = f.observe(g, observation(seen, {3: 1.0}))
-    assert out.raised == [] and out.actions == [] and 3 in f.last_unknown
+    assert out.raised == [] and out.actions == [] and 3 in f.evidence.last_unknown
     out = f.observe(g, observation(expected_view(g), {3: 1.0}))  # read right at last
     seen = expected_view(g)
     seen[3] = {}
@@ -228,7 +228,7 @@ def test_tokens_a_stack_hides_lie_on_the_region_that_shows_all_it_can_hold():
 def test_a_redeployment_taken_while_hands_were_moving_is_amended_to_the_board_once_still():
     g = play(game_with("alchemist ratmen", "berserk amazons"), "pick ratmen", "conquer 4", "conquer 9")
     f = Follower()
-    f.last_seen = {**expected_view(g), 4: {"ratmen": 5}, 9: {"ratmen": 1}}  # tokens on their way to 9
+    f.evidence.last_seen = {**expected_view(g), 4: {"ratmen": 5}, 9: {"ratmen": 1}}  # tokens on their way to 9
     assert [a.notation() for a in f.redeployed(g).actions] == ["redeploy 4:11 9:1"]
     play(g, "redeploy 4:11 9:1", "end", "pick amazons")
     # 5 read on 4 before and 10 on 9 now are more than the 12 Ratmen: the earlier sight is stale
@@ -239,7 +239,7 @@ def test_a_redeployment_taken_while_hands_were_moving_is_amended_to_the_board_on
 def test_a_count_most_sights_contradict_does_not_move_a_redeployment():
     g = play(game_with("alchemist ratmen", "berserk amazons"), "pick ratmen", "conquer 4", "conquer 9")
     f = Follower()
-    f.last_seen = {**expected_view(g), 4: {"ratmen": 7}, 9: {"ratmen": 5}}
+    f.evidence.last_seen = {**expected_view(g), 4: {"ratmen": 7}, 9: {"ratmen": 5}}
     assert [a.notation() for a in f.redeployed(g).actions] == ["redeploy 4:7 9:5"]
     play(g, "redeploy 4:7 9:5", "end", "pick amazons")
     for _ in range(2):

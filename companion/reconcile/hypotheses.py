@@ -1,4 +1,4 @@
-"""Which legal actions turn the game's board into the board the camera sees.
+"""Hypotheses: which legal actions turn the game's board into the board the camera sees.
 
 A depth-first search over actions proposed from the differences (a race seen on a new region is a
 conquest, a race no longer seen is an abandonment, tokens flipped are a decline, ...), each tried on
@@ -13,7 +13,7 @@ from ..rules import pieces
 from ..rules.actions import (Abandon, Action, Attempt, Conquer, Convert, Decline, DragonConquer, Encamp, EndTurn,
                              Fortify, Heroes, Pick, Redeploy, Resettle, Roll, placement)
 from ..rules.game import Game
-from .view import Difference, View, differences, expected_view, label_race, race_label
+from .view import Difference, View, differences, expected_view, label_race, occupied, race_label
 
 MAX_DEPTH = 12
 MAX_NODES = 400
@@ -217,10 +217,6 @@ def active_moved(g: Game, me: int, diffs: list[Difference]) -> bool:
     return active is not None and any(d.label == active.name for d in diffs)
 
 
-def occupied(seen: View, region: int) -> bool:
-    """Whether the camera sees race or Lost Tribe tokens on a region."""
-    return any(label not in pieces.MARKERS_IN_BOX for label in seen.get(region, {}))
-
 
 def _seen_race(seen: View, race: str) -> set[int]:
     return {rid for rid, labels in seen.items() if labels.get(race)}
@@ -267,151 +263,6 @@ def _fullness(shown: int, region: int, room: dict[int, int] | None) -> float:
     ``room``; a region that shows all it can hold hides the next ones under them); the count read
     when vision does not say."""
     return shown / room[region] if room and room.get(region) else float(shown)
-
-
-def amended_redeploy(g: Game, index: int, race: str, evidence: dict[int, dict[int, list[int]]],
-                     room: dict[int, int] | None = None) -> Redeploy | None:
-    """The redeployment at ``index`` as the sights since show it (``evidence``: per region, each
-    count read there and the sights that read it; see ``_as_read``), on the regions nothing has
-    touched since (a region another race conquered keeps what the redeployment gave it: that is
-    what the conquest took). ``None`` when that is what the game has, when the race moved onto a
-    region it did not hold then, or while it has tokens in hand."""
-    if index >= len(g.history) or not isinstance(g.history[index], Redeploy):
-        return None
-    action = g.history[index]
-    given = dict(action.tokens)
-    held = g.regions_of(race)
-    if not given or not set(held) <= set(given) or g.tribes[race].hand:
-        return None  # tokens in hand may lie on the board already: a resettlement under way
-    untouched = {r: n for r, n in given.items() if r in held and g.regions[r].tokens == n}
-    counts = _as_read(untouched, {r: 1 for r in untouched}, evidence, room)
-    if counts is None or counts == untouched:
-        return None
-    return Redeploy(placement({**given, **counts}), action.race)
-
-
-def _as_read(given: dict[int, int], least: dict[int, int], evidence: dict[int, dict[int, list[int]]],
-             room: dict[int, int] | None) -> dict[int, int] | None:
-    """The tokens of ``given`` spread as the sights read them (``evidence``: per region, each count
-    read there and the numbers of the sights that read it): at least ``least`` on each region, then
-    one token at a time where the most sights read more than it holds, the latest sight on a tie (a
-    count read is a lower bound: tokens under a stack are not seen; when the counts read add up to
-    more than there are, a count a few sights read that the others contradict, a token seen over
-    the outline or tokens on their way, gives way to them); the rest on a region never read, else
-    under the stack read fullest for its region (``room``: how many lie there side by side, when
-    vision knows; a region that shows all it can hold hides the next ones), else the biggest (where
-    ``given`` has the most on a tie, so a guess that fits stays). ``None`` if ``least`` is more."""
-    counts = dict(least)
-    spare = sum(given.values()) - sum(counts.values())
-    if spare < 0:
-        return None
-
-    def more(r: int) -> tuple[int, int]:
-        """How many sights read more than ``counts`` has on ``r``, and the latest of them."""
-        sights = [s for n, read in evidence.get(r, {}).items() if n > counts[r] for s in read]
-        return len(sights), max(sights, default=-1)
-
-    while spare:
-        r = max(given, key=lambda r: (more(r), given[r], -r))
-        if not more(r)[0]:
-            break
-        counts[r] += 1
-        spare -= 1
-    if spare:
-        read = {r: max(evidence.get(r, ()), default=0) for r in given}  # the most read there
-        counts[_hiding_place(given, read, set(given) - set(evidence), room, given)] += spare
-    return counts
-
-
-def amended_heroes(g: Game, index: int, race: str, seen: View, before: set[int],
-                   skip: set[int]) -> Heroes | None:
-    """The Heroes placed at ``index`` corrected by later sights: the camera now shows a Hero, and has
-    shown one before (``before``: the regions read so), on a region of the race where the game has
-    none (it lay under a stack when the Heroes were placed). Heroes not seen stay where the game has
-    them if tokens there may hide them."""
-    if index >= len(g.history) or not isinstance(g.history[index], Heroes):
-        return None
-    placed = list(g.history[index].regions)
-    held = set(g.regions_of(race))
-
-    def shows(r: int) -> bool:
-        return bool(seen.get(r, {}).get(pieces.HERO))
-
-    new = sorted(r for r in held - set(placed) - skip if shows(r) and r in before)
-    if not new or len(new) > len(placed):
-        return None
-    kept = [r for r in placed if r in skip or shows(r)]
-    hidden = [r for r in placed if r not in kept and r in held and seen.get(r)]
-    regions = kept + new + hidden
-    if len(regions) < len(placed):
-        return None
-    return Heroes(tuple(sorted(regions[:len(placed)])))
-
-
-def amended_resettle(g: Game, index: int, race: str, after: dict[int, int],
-                     evidence: dict[int, dict[int, list[int]]],
-                     room: dict[int, int] | None = None) -> Resettle | None:
-    """The resettlement at ``index`` as the sights since show it, while nothing has touched the race
-    (``after``: its counts right after it): each region keeps what it held before, the tokens
-    resettled spread as the sights read them (``_as_read``)."""
-    action = g.history[index] if index < len(g.history) else None
-    if not isinstance(action, Resettle) or g.tribes[race].hand:
-        return None
-    adds = dict(action.tokens)
-    before = {r: n - adds.get(r, 0) for r, n in after.items()}
-    counts = _as_read(after, before, evidence, room)
-    if counts is None or counts == after:
-        return None
-    return Resettle(action.race, placement({r: n - before[r] for r, n in counts.items() if n > before[r]}),
-                    action.encampments)
-
-
-def failed_attempts(g: Game, seen: View) -> list[int]:
-    """Regions whose defenders the game may count too many: this turn's final conquest attempt failed
-    in the game while the camera shows the attacker on its region (the die face was enough on the
-    table), then the regions conquered before it this turn (each cost the attacker more tokens in
-    the game than on the table, if some of their defenders lay elsewhere, under a stack)."""
-    if g.finished or g.current_player < 0:
-        return []
-    attacker = {race_label(g, t.name) for t in g.tribes_of(g.turn.player)}
-    turn: list = []
-    for action in reversed(g.history):
-        if isinstance(action, EndTurn):
-            break
-        turn.append(action)
-    failed = [a.region for a in turn if isinstance(a, Attempt) and g.regions[a.region].race
-              and race_label(g, g.regions[a.region].race) not in attacker
-              and attacker.intersection(seen.get(a.region, {}))]
-    if not failed:
-        return []
-    return failed[:1] + [a.region for a in turn if isinstance(a, Conquer)]
-
-
-def lighter_defence(g: Game, index: int, race: str, region: int, floor: int):
-    """The redeployment or resettlement at ``index`` with fewer tokens on ``region`` (never under
-    ``floor``, what the camera last read there, nor under one), the rest on the race's biggest
-    stack: one candidate per count, fewest moved first."""
-    action = g.history[index] if index < len(g.history) else None
-    if not isinstance(action, (Redeploy, Resettle)):
-        return
-    given = dict(action.tokens)
-    if isinstance(action, Resettle):  # the tokens added: the region keeps what it held before
-        now = {r: g.regions[r].tokens for r in g.regions_of(race)}
-        most = min(given.get(region, 0), now.get(region, 0) - max(1, floor))
-        others = [r for r in now if r != region]
-        to = max(others, key=lambda r: (now[r], -r)) if others else None
-    else:
-        most = given.get(region, 0) - max(1, floor)
-        others = [r for r in given if r != region]
-        to = max(others, key=lambda r: (given[r], -r)) if others else None
-    if to is None:
-        return
-    for moved in range(1, most + 1):
-        counts = {**given, region: given[region] - moved, to: given.get(to, 0) + moved}
-        if isinstance(action, Resettle):
-            yield Resettle(action.race, placement(counts), action.encampments)
-        else:
-            yield Redeploy(placement(counts), action.race)
 
 
 def resettlement(g: Game, tribe, seen: View, unknown: set[int] = frozenset(),
@@ -467,3 +318,59 @@ def _encampments(held: list[int], seen: View) -> dict[int, int]:
     if spare > 0 and any(camps.values()):
         camps[max(held, key=lambda r: (camps[r], -r))] += spare
     return camps
+
+
+def redeploying(game: Game):
+    """The tribe whose troop redeployment is due now, and the race to name in it (``None`` for the
+    active race): Ghouls in decline that conquered at the start of the turn, else the active race
+    during its conquests; ``(None, None)`` when none is."""
+    if game.finished or game.current_player < 0:
+        return None, None
+    for tribe in game.tribes_of(game.turn.player):
+        if tribe.in_decline and tribe.race.conquers_in_decline() and tribe.readied and not tribe.redeployed \
+                and game.phase in ("pick", "conquest"):
+            return tribe, tribe.name
+    active = game.active_tribe(game.turn.player)
+    if game.phase == "conquest" and active is not None:
+        return active, None
+    return None, None
+
+
+def unread_conquests(best: Explanation, seen: View, previous: View, unsure: set[int]) -> Explanation:
+    """Regions the camera cannot read whose reading just turned into more tokens, all of other
+    kinds than it read before and than the game has there, while the player at play conquers: the
+    likeliest change is a conquest of it (a lamp's glare on the region), taken when it is legal; a
+    guess is never flagged."""
+    g, actions = best.game, list(best.actions)
+    if g.finished or g.current_player < 0 or g.phase != "conquest":
+        return best
+    want = expected_view(g)
+    for rid in sorted(unsure):
+        was, now = previous.get(rid), seen.get(rid, {})
+        if was is None or sum(now.values()) <= sum(was.values()):
+            continue
+        stays = {label for label in want[rid] if label in pieces.MARKERS_IN_BOX}  # a Mountain stays
+        if (set(now) & set(was)) - stays or any(label in now for label in want[rid] if label not in stays):
+            continue  # a conquest takes away all that was seen there
+        if g.explain(Conquer(rid)) is None:
+            g = g.copy()
+            g.apply(Conquer(rid))
+            actions.append(Conquer(rid))
+    return best if g is best.game else Explanation(actions, g, [])
+
+
+def after(game: Game, actions: list[Action]) -> Game:
+    """A copy of ``game`` with ``actions`` applied."""
+    g = game.copy()
+    for action in actions:
+        g.apply(action)
+    return g
+
+
+def legal_in_turn(game: Game, actions: list[Action]) -> bool:
+    g = game.copy()
+    for action in actions:
+        if g.explain(action) is not None:
+            return False
+        g.apply(action)
+    return True

@@ -1,0 +1,363 @@
+"""Corrections: earlier actions the later sights show better, put right through the engine.
+
+A redeployment or a resettlement first seen with tokens under a stack is amended to the counts the
+sights since read; Heroes first hidden are moved; a Fortress placed under a stack is inserted into
+the turn it was placed in; a conquest the game finds too costly makes the defenders' last
+redeployment lighter there. Each correction is replayed and checked like any action
+(``Game.replace``, ``Game.insert``), so the coins follow.
+"""
+from __future__ import annotations
+
+from ..rules import pieces
+from ..rules.actions import Action, Attempt, Conquer, EndTurn, Heroes, Redeploy, Resettle, placement
+from ..rules.errors import IllegalAction
+from ..rules.game import Game
+from .evidence import Evidence
+from .hypotheses import Explanation, _hiding_place
+from .view import View, differences, placing_now, playing_labels, race_label
+
+
+class Corrections:
+    """Where each race's last redeployment, Heroes and resettlement stand in the history, and the
+    corrections the sights show them."""
+
+    def __init__(self, evidence: Evidence):
+        self.evidence = evidence
+        self.redeploys: dict[str, int] = {}  # race -> index of its last redeployment in the history
+        self.heroes: dict[str, int] = {}  # race -> index of its last placement of Heroes
+        # race -> (index of its last resettlement, its regions and counts right after it)
+        self.resettles: dict[str, tuple[int, dict[int, int]]] = {}
+        # (region, marker, length of the history) no missed placement explained: not replayed again
+        self.unplaced: set[tuple[int, str, int]] = set()
+
+    def remember(self, actions: list[Action], game: Game) -> None:
+        """Where each redeployment, placement of Heroes and resettlement among ``actions`` (about to
+        be played on ``game``) stands in the history; the counts read from then on tell about it."""
+        if not any(isinstance(a, (Redeploy, Heroes, Resettle)) for a in actions):
+            return
+        g = game.copy()
+        for action in actions:
+            if isinstance(action, (Redeploy, Heroes)):
+                race = action.race if isinstance(action, Redeploy) else None
+                tribe = g.tribes.get(race) if race else g.active_tribe(g.turn.player)
+                if tribe is not None:
+                    (self.redeploys if isinstance(action, Redeploy) else self.heroes)[tribe.name] = len(g.history)
+                    if isinstance(action, Redeploy):
+                        self.evidence.restart(tribe.name)
+            if g.explain(action) is not None:
+                break
+            index = len(g.history)
+            g.apply(action)
+            if isinstance(action, Resettle):
+                self.resettles[action.race] = (index, holding(g, action.race))
+                self.evidence.restart(action.race)
+
+    def lighter_for_conquests(self, game: Game, seen: View, previous: View,
+                               skip: set[int]) -> list[tuple[int, Action]]:
+        """A race of the player at play seen on a region the game says it has too few tokens to
+        conquer: the defenders' last redeployment or resettlement with fewer tokens there (never
+        fewer than the camera last read there), the first that makes the conquest legal, when the
+        camera sees the tokens it takes (one may hide under another): a token or two put on a
+        strong region stays an illegal move."""
+        labels = playing_labels(game)
+        for d in differences(game, seen, skip, self.evidence.unseen):
+            held = game.regions[d.region].race
+            if d.label not in labels or d.seen <= d.expected or not held or held not in game.tribes:
+                continue
+            reason = game.explain(Conquer(d.region))
+            if reason is None or reason.code != "too-few-tokens":
+                continue
+            floor = previous.get(d.region, {}).get(race_label(game, held), 0)
+            for index in (self.redeploys.get(held), self.resettles.get(held, (None,))[0]):
+                if index is None:
+                    continue
+                for action in lighter_defence(game, index, held, d.region, floor):
+                    trial = replaced(game, [(index, action)])
+                    if trial is not None and trial.explain(Conquer(d.region)) is None \
+                            and d.seen >= _placed(trial, d.region) - 1:
+                        return [(index, action)]
+        return []
+
+    def lighter_defences(self, best: Explanation, seen: View, previous: View,
+                          skip: set[int]) -> list[tuple[int, Action]]:
+        """A final attempt that failed in the game but not on the table: the defenders' redeployment
+        with fewer tokens on that region, or on one conquered before it this turn (see
+        ``failed_attempts``, ``lighter_defence``), the first that explains the sight better,
+        replayed and checked like any amendment."""
+        left = len(best.remaining)
+        regions = failed_attempts(best.game, seen)
+        for k, region in enumerate(regions):
+            for race, index in self.redeploys.items():
+                action = best.game.history[index] if index < len(best.game.history) else None
+                if not isinstance(action, Redeploy) or region not in dict(action.tokens):
+                    continue
+                # what the camera last read there is a floor, before the conquest; after it, one token
+                floor = previous.get(region, {}).get(race_label(best.game, race), 0) if k == 0 else 1
+                for action in lighter_defence(best.game, index, race, region, floor):
+                    trial = replaced(best.game, [(index, action)])
+                    if trial is not None and len(differences(trial, seen, skip, self.evidence.unseen)) < left:
+                        return [(index, action)]
+        return []
+
+    def missed_placements(self, game: Game, seen: View, before: set[tuple[int, str]],
+                           skip: set[int]) -> list[tuple[int, Action]]:
+        """A marker read twice on a region of the race that places it, more of them than the game
+        gives it there, while that race is not placing: the placement the camera missed as the race
+        ended its last turn (it lay under a stack), put before that end of turn, replayed and checked
+        (the coins it scored, the defence it gave). Each such action once; indices kept shift."""
+        for rid, kind in sorted(self.evidence.sightings & before):
+            race = game.regions[rid].race
+            if rid in skip or race not in game.tribes or placing_now(game, race) \
+                    or seen.get(rid, {}).get(kind, 0) <= game.regions[rid].marker(kind) \
+                    or (rid, kind, len(game.history)) in self.unplaced:
+                continue
+            self.unplaced.add((rid, kind, len(game.history)))  # replayed once a state of the game
+            index = _last_turn_end(game, race)
+            if index is None:
+                continue
+            then = Game.replay(game.setup, game.history[:index], game.board)
+            for action in then.legal_actions():
+                after = then.copy()
+                after.apply(action)
+                if after.regions[rid].marker(kind) != then.regions[rid].marker(kind) + 1 or any(
+                        after.regions[r].markers != then.regions[r].markers for r in then.regions if r != rid):
+                    continue
+                if replaced(game, [(index, action)], insert=True) is not None:
+                    self._shift(index)
+                    return [(index, action)]
+        return []
+
+    def _shift(self, index: int) -> None:
+        """An action was put into the history at ``index``: the ones kept from there move one on."""
+        for kept in (self.redeploys, self.heroes):
+            for race, i in kept.items():
+                if i >= index:
+                    kept[race] = i + 1
+        for race, (i, after) in self.resettles.items():
+            if i >= index:
+                self.resettles[race] = (i + 1, after)
+
+    def amendments(self, game: Game, seen: View, before: set[tuple[int, str]], skip: set[int],
+                    hidden: set[int], settled: int | None = None) -> list[tuple[int, Action]]:
+        """Redeployments and Heroes this sight shows better than the game holds them (see
+        ``amended_redeploy``, ``amended_heroes``), each one checked after the ones before it."""
+        for kept in (self.redeploys, self.heroes, self.resettles):
+            for race in [race for race in kept if race not in game.tribes]:
+                del kept[race]
+        self.evidence.forget(game.tribes)
+        # once their player readies troops again, the race's tokens move now, not then
+        self.redeploys = {race: i for race, i in self.redeploys.items() if not _turn_again(game, race, i)}
+        self.heroes = {race: i for race, i in self.heroes.items() if not _turn_again(game, race, i)}
+        self.resettles = {race: kept for race, kept in self.resettles.items() if not _turn_again(game, race, kept[0])}
+        self.evidence.gather(game, seen, hidden, skip - hidden)
+        out = []
+        trial = game
+        settled = len(game.history) if settled is None else settled  # actions of this sight are not amended
+
+        def take(index: int, action: Action | None) -> bool:
+            nonlocal trial
+            attempt = replaced(trial, [(index, action)]) if action is not None and index < settled else None
+            if attempt is not None:
+                trial = attempt
+                out.append((index, action))
+            return attempt is not None
+
+        for race, index in self.redeploys.items():
+            was, resettled = holding(trial, race), self.resettles.get(race)
+            if take(index, amended_redeploy(trial, index, race, self.evidence.readings_of(race), self.evidence.room)) \
+                    and resettled is not None and resettled[1] == was:  # its resettlement since: on other regions
+                self.resettles[race] = (resettled[0], holding(trial, race))
+        for race, index in self.heroes.items():
+            if not placing_now(trial, race):  # the Heroes move as the race's turn ends: the end of the step takes them
+                heroes = {rid for rid, kind in before if kind == pieces.HERO}
+                take(index, amended_heroes(trial, index, race, seen, heroes, skip))
+        for race, (index, after) in list(self.resettles.items()):
+            amended = amended_resettle(trial, index, race, after, self.evidence.readings_of(race), self.evidence.room)
+            if holding(trial, race) == after and take(index, amended):
+                self.resettles[race] = (index, holding(trial, race))  # untouched since, now as amended
+        return out
+
+
+def amended_redeploy(g: Game, index: int, race: str, evidence: dict[int, dict[int, list[int]]],
+                     room: dict[int, int] | None = None) -> Redeploy | None:
+    """The redeployment at ``index`` as the sights since show it (``evidence``: per region, each
+    count read there and the sights that read it; see ``_as_read``), on the regions nothing has
+    touched since (a region another race conquered keeps what the redeployment gave it: that is
+    what the conquest took). ``None`` when that is what the game has, when the race moved onto a
+    region it did not hold then, or while it has tokens in hand."""
+    if index >= len(g.history) or not isinstance(g.history[index], Redeploy):
+        return None
+    action = g.history[index]
+    given = dict(action.tokens)
+    held = g.regions_of(race)
+    if not given or not set(held) <= set(given) or g.tribes[race].hand:
+        return None  # tokens in hand may lie on the board already: a resettlement under way
+    untouched = {r: n for r, n in given.items() if r in held and g.regions[r].tokens == n}
+    counts = _as_read(untouched, {r: 1 for r in untouched}, evidence, room)
+    if counts is None or counts == untouched:
+        return None
+    return Redeploy(placement({**given, **counts}), action.race)
+
+
+def _as_read(given: dict[int, int], least: dict[int, int], evidence: dict[int, dict[int, list[int]]],
+             room: dict[int, int] | None) -> dict[int, int] | None:
+    """The tokens of ``given`` spread as the sights read them (``evidence``: per region, each count
+    read there and the numbers of the sights that read it): at least ``least`` on each region, then
+    one token at a time where the most sights read more than it holds, the latest sight on a tie (a
+    count read is a lower bound: tokens under a stack are not seen; when the counts read add up to
+    more than there are, a count a few sights read that the others contradict, a token seen over
+    the outline or tokens on their way, gives way to them); the rest on a region never read, else
+    under the stack read fullest for its region (``room``: how many lie there side by side, when
+    vision knows; a region that shows all it can hold hides the next ones), else the biggest (where
+    ``given`` has the most on a tie, so a guess that fits stays). ``None`` if ``least`` is more."""
+    counts = dict(least)
+    spare = sum(given.values()) - sum(counts.values())
+    if spare < 0:
+        return None
+
+    def more(r: int) -> tuple[int, int]:
+        """How many sights read more than ``counts`` has on ``r``, and the latest of them."""
+        sights = [s for n, read in evidence.get(r, {}).items() if n > counts[r] for s in read]
+        return len(sights), max(sights, default=-1)
+
+    while spare:
+        r = max(given, key=lambda r: (more(r), given[r], -r))
+        if not more(r)[0]:
+            break
+        counts[r] += 1
+        spare -= 1
+    if spare:
+        read = {r: max(evidence.get(r, ()), default=0) for r in given}  # the most read there
+        counts[_hiding_place(given, read, set(given) - set(evidence), room, given)] += spare
+    return counts
+
+
+def amended_heroes(g: Game, index: int, race: str, seen: View, before: set[int],
+                   skip: set[int]) -> Heroes | None:
+    """The Heroes placed at ``index`` corrected by later sights: the camera now shows a Hero, and has
+    shown one before (``before``: the regions read so), on a region of the race where the game has
+    none (it lay under a stack when the Heroes were placed). Heroes not seen stay where the game has
+    them if tokens there may hide them."""
+    if index >= len(g.history) or not isinstance(g.history[index], Heroes):
+        return None
+    placed = list(g.history[index].regions)
+    held = set(g.regions_of(race))
+
+    def shows(r: int) -> bool:
+        return bool(seen.get(r, {}).get(pieces.HERO))
+
+    new = sorted(r for r in held - set(placed) - skip if shows(r) and r in before)
+    if not new or len(new) > len(placed):
+        return None
+    kept = [r for r in placed if r in skip or shows(r)]
+    hidden = [r for r in placed if r not in kept and r in held and seen.get(r)]
+    regions = kept + new + hidden
+    if len(regions) < len(placed):
+        return None
+    return Heroes(tuple(sorted(regions[:len(placed)])))
+
+
+def amended_resettle(g: Game, index: int, race: str, after: dict[int, int],
+                     evidence: dict[int, dict[int, list[int]]],
+                     room: dict[int, int] | None = None) -> Resettle | None:
+    """The resettlement at ``index`` as the sights since show it, while nothing has touched the race
+    (``after``: its counts right after it): each region keeps what it held before, the tokens
+    resettled spread as the sights read them (``_as_read``)."""
+    action = g.history[index] if index < len(g.history) else None
+    if not isinstance(action, Resettle) or g.tribes[race].hand:
+        return None
+    adds = dict(action.tokens)
+    before = {r: n - adds.get(r, 0) for r, n in after.items()}
+    counts = _as_read(after, before, evidence, room)
+    if counts is None or counts == after:
+        return None
+    return Resettle(action.race, placement({r: n - before[r] for r, n in counts.items() if n > before[r]}),
+                    action.encampments)
+
+
+def failed_attempts(g: Game, seen: View) -> list[int]:
+    """Regions whose defenders the game may count too many: this turn's final conquest attempt failed
+    in the game while the camera shows the attacker on its region (the die face was enough on the
+    table), then the regions conquered before it this turn (each cost the attacker more tokens in
+    the game than on the table, if some of their defenders lay elsewhere, under a stack)."""
+    if g.finished or g.current_player < 0:
+        return []
+    attacker = {race_label(g, t.name) for t in g.tribes_of(g.turn.player)}
+    turn: list = []
+    for action in reversed(g.history):
+        if isinstance(action, EndTurn):
+            break
+        turn.append(action)
+    failed = [a.region for a in turn if isinstance(a, Attempt) and g.regions[a.region].race
+              and race_label(g, g.regions[a.region].race) not in attacker
+              and attacker.intersection(seen.get(a.region, {}))]
+    if not failed:
+        return []
+    return failed[:1] + [a.region for a in turn if isinstance(a, Conquer)]
+
+
+def lighter_defence(g: Game, index: int, race: str, region: int, floor: int):
+    """The redeployment or resettlement at ``index`` with fewer tokens on ``region`` (never under
+    ``floor``, what the camera last read there, nor under one), the rest on the race's biggest
+    stack: one candidate per count, fewest moved first."""
+    action = g.history[index] if index < len(g.history) else None
+    if not isinstance(action, (Redeploy, Resettle)):
+        return
+    given = dict(action.tokens)
+    if isinstance(action, Resettle):  # the tokens added: the region keeps what it held before
+        now = {r: g.regions[r].tokens for r in g.regions_of(race)}
+        most = min(given.get(region, 0), now.get(region, 0) - max(1, floor))
+        others = [r for r in now if r != region]
+        to = max(others, key=lambda r: (now[r], -r)) if others else None
+    else:
+        most = given.get(region, 0) - max(1, floor)
+        others = [r for r in given if r != region]
+        to = max(others, key=lambda r: (given[r], -r)) if others else None
+    if to is None:
+        return
+    for moved in range(1, most + 1):
+        counts = {**given, region: given[region] - moved, to: given.get(to, 0) + moved}
+        if isinstance(action, Resettle):
+            yield Resettle(action.race, placement(counts), action.encampments)
+        else:
+            yield Redeploy(placement(counts), action.race)
+
+
+def replaced(game: Game, amend: list[tuple[int, Action]], insert: bool = False) -> Game | None:
+    """A copy of ``game`` with the amendments made (each replayed and checked; ``insert``: each put
+    before the action at its index), ``None`` if one does not fit."""
+    g = game.copy()
+    try:
+        for index, action in amend:
+            g.insert(index, action) if insert else g.replace(index, action)
+    except IllegalAction:
+        return None
+    return g
+
+
+def _last_turn_end(game: Game, race: str) -> int | None:
+    """The index in the history of the end of the last turn ``race`` played as the active race."""
+    g, last = Game(game.setup, game.board), None
+    for index, action in enumerate(game.history):
+        if isinstance(action, EndTurn) and g.current_player >= 0:
+            active = g.active_tribe(g.turn.player)
+            last = index if active is not None and active.name == race else last
+        g.apply(action)
+    return last
+
+
+def _placed(game: Game, region: int) -> int:
+    """The tokens a legal conquest of ``region`` puts there."""
+    g = game.copy()
+    g.apply(Conquer(region))
+    return g.regions[region].tokens
+
+
+def holding(game: Game, race: str) -> dict[int, int]:
+    return {r: game.regions[r].tokens for r in game.regions_of(race)}
+
+
+def _turn_again(game: Game, race: str, index: int) -> bool:
+    """Whether the player of ``race`` is at play in a turn begun after the action at ``index``."""
+    return game.tribes[race].owner == game.turn.player and game.phase != "resettlement" and \
+        any(isinstance(a, EndTurn) for a in game.history[index:])  # (a resettlement ends the turn before)

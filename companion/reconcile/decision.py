@@ -1,0 +1,161 @@
+"""Decision: what to do with what the sights say and what could explain it: apply the actions, ask
+the table, raise an alert in the rulebook's words, or hold.
+
+An alert names the region, what the camera read there, what the game holds and the engine's reason.
+It is raised once and stands while its region is not read as the game has it (see ``Standing``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..rules import pieces
+from ..rules.actions import Abandon, Action, Conquer, Fortify, Pick
+from ..rules.game import Game
+from .view import Difference, View, label_race, placing_now
+
+
+@dataclass(frozen=True)
+class Alert:
+    """An illegal move or a disagreement between the board and the game, as a player reads it."""
+
+    code: str
+    sentence: str
+    region: int | None = None
+    player: str | None = None
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "sentence": self.sentence, "region": self.region, "player": self.player}
+
+
+@dataclass(frozen=True)
+class Question:
+    """Two or more explanations fit the board equally: the table chooses."""
+
+    text: str
+    options: tuple[tuple[Action, ...], ...]
+
+    def to_json(self) -> dict:
+        return {"text": self.text, "options": [" then ".join(a.notation() for a in o) for o in self.options]}
+
+
+@dataclass
+class Outcome:
+    actions: list[Action] = field(default_factory=list)
+    alerts: list[Alert] = field(default_factory=list)  # alerts standing after this step
+    raised: list[Alert] = field(default_factory=list)  # the ones new in this step
+    question: Question | None = None
+    note: str = ""
+    # earlier actions corrected by this sight, (index in the history, action), applied before ``actions``
+    amend: list[tuple[int, Action]] = field(default_factory=list)
+    # actions the camera missed then, put into the history before the one at index: applied first
+    missed: list[tuple[int, Action]] = field(default_factory=list)
+
+    @property
+    def in_sync(self) -> bool:
+        return not self.alerts and self.question is None
+
+    def apply_to(self, game: Game) -> None:
+        """Play this outcome on ``game`` in its order: the missed actions into the past, the earlier
+        ones seen better, then the new ones (the service stores each as it goes instead)."""
+        for index, action in self.missed:
+            game.insert(index, action)
+        for index, action in self.amend:
+            game.replace(index, action)
+        for action in self.actions:
+            game.apply(action)
+
+
+class Standing:
+    """The alerts standing on the table screen, by (region, code): each raised once."""
+
+    def __init__(self):
+        self.alerts: dict[tuple, Alert] = {}
+
+    def values(self) -> list[Alert]:
+        return list(self.alerts.values())
+
+    def keep(self, unjudged: set[int], new: dict | None = None) -> list[Alert]:
+        """The new alerts, and the earlier ones on regions not judged in this sight (a hand over them,
+        an unsure reading): those stand until the camera reads the region again. Returns the alerts
+        raised now (not standing before)."""
+        new = new or {}
+        kept = {k: a for k, a in self.alerts.items() if k[0] in unjudged and k not in new}
+        raised = [a for k, a in new.items() if k not in self.alerts]
+        self.alerts = {**new, **kept}
+        return raised
+
+    def drop(self, region: int) -> None:
+        self.alerts = {k: a for k, a in self.alerts.items() if k[0] != region}
+
+
+def placing(game: Game, d: Difference, seen: View) -> bool:
+    """A marker a race places on its own regions (Heroes, Encampments, a Fortress), seen where the
+    game has none: no alert during the turn of the player who places it (the end of the step takes
+    it), nor later while the race shows no more of them than the game gives it (one hidden under a
+    stack when it was placed; a later sight amends the placement)."""
+    tribe = game.tribes.get(game.regions[d.region].race or "")
+    if tribe is None or d.seen <= d.expected or d.label not in tribe.race.markers_placed + tribe.power.markers_placed:
+        return False
+    if placing_now(game, tribe.name):
+        return True
+    held = game.regions_of(tribe.name)
+    return sum(seen.get(r, {}).get(d.label, 0) for r in held) <= sum(game.regions[r].marker(d.label) for r in held)
+
+
+def classify(game: Game, remaining: list[Difference], seen: View) -> list[tuple[Difference, Alert]]:
+    """One alert per region that no legal action explains, with the engine's reason where there is one."""
+    out = []
+    done: set[int] = set()
+    for d in sorted(remaining, key=lambda d: (d.missing, d.region)):
+        if d.region in done:
+            continue
+        done.add(d.region)
+        out.append((d, _alert(game, d, seen)))
+    return out
+
+
+def _alert(game: Game, d: Difference, seen: View) -> Alert:
+    r = d.region
+    where = game.board[r].describe()
+    if d.label in pieces.MARKERS_IN_BOX:
+        name = pieces.MARKER_NAMES[d.label]
+        if d.label == pieces.FORTRESS and d.seen > d.expected:
+            reason = game.explain(Fortify(r))
+            if reason:
+                return Alert(reason.code, reason.sentence, r, _owner(game, game.regions[r].race))
+        return Alert("board-differs", f"The camera sees {d.seen} {name} on {where}; the game has {d.expected}.", r)
+    race, in_decline = label_race(d.label)
+    if race == pieces.LOST_TRIBE:
+        return Alert("board-differs", f"The camera sees {d.seen} Lost Tribe token(s) on {where}; "
+                     f"the game has {d.expected}.", r)
+    tribe = game.tribes.get(race)
+    title = game.rules.race_title(race) if game.rules.is_race(race) else race
+    if d.seen > d.expected and game.regions[r].race != race:
+        if tribe is None:
+            if game.phase == "pick" and any(s.race == race for s in game.column):
+                reason = game.explain(Pick(race))
+                if reason:
+                    return Alert(reason.code, reason.sentence, r, game.players[game.turn.player].name)
+            return Alert("race-not-in-play", f"{title} tokens appeared on {where}, but no player has the {title}.", r)
+        mine = game.active_tribe(game.turn.player)
+        action = Conquer(r) if tribe is mine else Conquer(r, race)
+        reason = game.explain(action)
+        if reason:
+            return Alert(reason.code, reason.sentence, r, game.players[tribe.owner].name)
+        return Alert("board-differs", f"{title} tokens appeared on {where}, but that conquest does not fit the "
+                     "turn; enter it by hand if it was played.", r, game.players[tribe.owner].name)
+    if d.seen > d.expected:
+        return Alert("count", f"The camera sees {d.seen} {title} tokens on {where}; the game has {d.expected}.",
+                     r, _owner(game, race))
+    mine = game.active_tribe(game.turn.player) if game.current_player >= 0 else None
+    if tribe is not None and tribe is mine:
+        reason = game.explain(Abandon(r))
+        if reason:
+            return Alert(reason.code, reason.sentence, r, game.players[tribe.owner].name)
+    return Alert("tokens-missing", f"The game has {d.expected} {title} token(s) on {where}; the camera sees none.",
+                 r, _owner(game, race))
+
+
+def _owner(game: Game, race: str | None) -> str | None:
+    tribe = game.tribes.get(race) if race else None
+    return game.players[tribe.owner].name if tribe else None

@@ -1,0 +1,209 @@
+"""Evidence: what the sights say, region by region, accumulated over the sights with vision's confidence.
+
+Each still sight of the board is taken in here first: which regions can be judged (not under a hand,
+read surely enough, read right before), what each region read and when it changed, the counts read
+on each region of a race since its last redeployment (a later sight amends it), the markers sighted,
+and the regions the table told the camera to read as the game has them. The hypotheses and the
+decision read this; nothing here changes the game.
+"""
+from __future__ import annotations
+
+from ..rules.game import Game
+from .view import (View, declined_side, content, occupied, differences, expected_view, in_play_labels, label_race, playing_labels, race_label,
+                   unseen_tokens)
+
+
+def view_of(observation) -> tuple[View, set[int]]:
+    """A vision ``Observation`` (or anything shaped like it) as a view and the occluded regions."""
+    seen: View = {}
+    hidden: set[int] = set()
+    for rid, region in observation.regions.items():
+        seen[int(rid)] = {str(k): int(v) for k, v in region.tokens.items() if int(v) > 0}
+        if region.occluded:
+            hidden.add(int(rid))
+    return seen, hidden
+
+
+def unsure_of(observation, below: float) -> set[int]:
+    """Regions where vision read tokens with a confidence under ``below``: likely misreads (glare,
+    blur), so the follower neither acts on them alone nor raises an alert for them."""
+    return {int(rid) for rid, region in observation.regions.items()
+            if region.tokens and not region.occluded and region.confidence < below}
+
+
+class Evidence:
+    """Per region, what the camera has read and how far to trust it."""
+
+    def __init__(self):
+        self.last_seen: View | None = None
+        self.before: View | None = None  # the sight before ``last_seen`` (what changed on the board)
+        self.readings: View = {}  # region -> the camera's last reading of it not under a hand
+        self.last_unknown: set[int] = set()  # regions of the last sight that could not be judged
+        self.last_hidden: set[int] = set()  # of those, the ones under a hand
+        self.room: dict[int, int] = {}  # region -> how many tokens lie on it side by side (from vision)
+        self.accepted: dict[int, tuple] = {}  # region -> what the camera sees there, accepted by the table
+        self.unseen: dict[str, int] = {}  # race label -> tokens the camera does not see (under stacks)
+        # region -> what the game held there when the camera last read it so (see ``unconfirmed``)
+        self.confirmed: dict[int, tuple] = {}
+        # (region, marker) read where the game has none, on a region of a race that places it
+        self.sightings: set[tuple[int, str]] = set()
+        # race -> region -> count read there -> the sights that read it (numbered), since its last
+        # redeployment or resettlement; ``doubts``: the same from the readings vision was unsure of
+        self.counts: dict[str, dict[int, dict[int, list[int]]]] = {}
+        self.doubts: dict[str, dict[int, dict[int, list[int]]]] = {}
+        self.sights = 0  # the sights gathered so far (they number the readings)
+
+    def take(self, game: Game, seen: View, hidden: set[int], unsure: set[int]):
+        """Take one sight in: returns the sight as judged (the accepted regions read as the game has
+        them), the regions not to judge alone (``unsure``: vision unsure, a blind spot, a region
+        contested by two races; minus the tokens moved onto a region, which are trusted), the readings
+        before this sight, and the markers sighted before it."""
+        seen = declined_side(game, seen)
+        if seen != self.last_seen:
+            self.before, self.last_seen = self.last_seen, seen
+        seen = self.with_accepted(game, seen)
+        previous = dict(self.readings)
+        sighted_before = set(self.sightings)
+        self.sight_markers(game, seen, hidden | set(unsure))
+        self.readings.update({rid: labels for rid, labels in seen.items() if rid not in hidden})
+        unsure = set(unsure) | self.unconfirmed(game, seen, hidden)
+        changed = {r for r in unsure if self.changed(r)}
+        unsure -= moved_onto(game, seen, changed, playing_labels(game))
+        unsure -= moved_onto(game, seen, self.read_right(game, changed), in_play_labels(game))
+        unsure |= contested(game, seen, hidden)
+        self.last_unknown, self.last_hidden = hidden | unsure, hidden
+        return seen, unsure, previous, sighted_before
+
+    def accept(self, game: Game, region: int) -> None:
+        """The table says the board is right as the camera sees this region (a misread)."""
+        if self.last_seen is not None and region in self.last_seen:
+            self.accepted[region] = (tuple(sorted(self.last_seen[region].items())),
+                                     tuple(sorted(expected_view(game)[region].items())))
+
+    def forget(self, races) -> None:
+        """The counts read for races no longer in play."""
+        for kept in (self.counts, self.doubts):
+            for race in [race for race in kept if race not in races]:
+                del kept[race]
+
+    def restart(self, race: str) -> None:
+        """A new redeployment or resettlement of ``race``: the counts read from now on tell about it."""
+        self.counts[race], self.doubts[race] = {}, {}
+
+    def sight_markers(self, game: Game, seen: View, skip: set[int]) -> None:
+        """Remember the regions read with a marker a race places (Heroes, a Fortress, ...) where the
+        game has none (one first hidden under a stack shows in later sights: see ``amended_heroes``,
+        ``_missed_placements``)."""
+        kinds = {m for t in game.tribes.values() for m in t.race.markers_placed + t.power.markers_placed}
+        for rid, labels in seen.items():
+            if rid in skip:
+                continue
+            for kind in kinds:
+                if labels.get(kind) and not game.regions[rid].marker(kind):
+                    self.sightings.add((rid, kind))
+                elif game.regions[rid].marker(kind) or not occupied(seen, rid):
+                    self.sightings.discard((rid, kind))  # it hides under the tokens of a region, not on an empty one
+
+    def gather(self, game: Game, seen: View, hidden: set[int], unsure: set[int]) -> None:
+        """Note which sight read which count on each region of a race since its last redeployment
+        or resettlement (``_as_read`` weighs them); a region where none is read gives nothing (they
+        may lie under something, or be misread). Readings vision was unsure of are kept apart: they
+        count for a region only while it has not been read surely (vision doubts what a token is more
+        than that it lies there, so a region unsure in every sight still tells its count)."""
+        self.sights += 1
+        for race, readings in self.counts.items():
+            label = race_label(game, race)
+            held = set(game.regions_of(race))
+            doubts = self.doubts.setdefault(race, {})
+            for kept in (readings, doubts):
+                for r in [r for r in kept if r not in held]:
+                    del kept[r]
+            for r in held - hidden:
+                if n := seen.get(r, {}).get(label, 0):
+                    (doubts if r in unsure else readings).setdefault(r, {}).setdefault(n, []).append(self.sights)
+
+    def readings_of(self, race: str) -> dict[int, dict[int, list[int]]]:
+        """The counts read on each region of ``race`` (see ``_gather``): the sure ones where there are."""
+        return {**self.doubts.get(race, {}), **self.counts.get(race, {})}
+
+    def changed(self, region: int) -> bool:
+        """Whether the camera's reading of a region changed in the last sight (or was never taken)."""
+        return self.before is None or self.before.get(region) != self.last_seen.get(region)
+
+    def confirm(self, game: Game, seen: View, hidden: set[int], remaining) -> None:
+        """Remember the regions this sight reads as ``game`` has them."""
+        wrong = {d.region for d in remaining} | {d.region for d in differences(game, seen, hidden, self.unseen)}
+        want = expected_view(game)
+        for rid in seen:
+            if rid not in hidden and rid not in wrong:
+                self.confirmed[rid] = content(want, rid)
+
+    def read_right(self, game: Game, regions: set[int]) -> set[int]:
+        """Of ``regions``, those the camera last read as the game has them now."""
+        want = expected_view(game) if regions else {}
+        return {r for r in regions if self.confirmed.get(r) == content(want, r)}
+
+    def unconfirmed(self, game: Game, seen: View, hidden: set[int]) -> set[int]:
+        """Regions that differ from the game but that the camera has never read as the game has them
+        since the game last changed them: a blind spot of this camera (a token the colour of the board
+        under it, a lamp's glare), not a move. They are unsure (see ``see``); a region the camera read
+        right before, and that no move of the game has changed, is trusted when it changes; so is one
+        that shows a race of the player whose turn it is (that player is moving those tokens)."""
+        want = expected_view(game)
+        playing = playing_labels(game)
+        return {d.region for d in differences(game, seen, hidden, self.unseen)
+                if self.confirmed.get(d.region) != content(want, d.region)
+                and not playing.intersection(seen.get(d.region, {}))}
+
+    def remember_unseen(self, game: Game, seen: View, remaining) -> None:
+        """Tokens the camera does not see now may lie anywhere on their race's regions later."""
+        if not remaining:
+            self.unseen = unseen_tokens(game, seen)
+
+    def with_accepted(self, game: Game, seen: View) -> View:
+        """Regions the table accepted read as the game has them, while neither side changes."""
+        if not self.accepted:
+            return seen
+        want = expected_view(game)
+        out = dict(seen)
+        for region, (was_seen, was_expected) in list(self.accepted.items()):
+            now_seen = tuple(sorted(seen.get(region, {}).items()))
+            if now_seen == was_seen and tuple(sorted(want[region].items())) == was_expected:
+                out[region] = dict(want[region])
+            else:
+                del self.accepted[region]
+        return out
+
+
+def moved_onto(game: Game, seen: View, regions: set[int], labels: set[str]) -> set[int]:
+    """Of the unsure ``regions`` whose reading just changed (a misread that stood before the move is
+    no move), those showing one of ``labels`` for a race the game does not have there: tokens moved
+    onto the region, so trusted even when vision is unsure (an illegal conquest must be flagged at
+    once). ``see`` trusts a race of the player whose turn it is on any changed region (a conquest,
+    by far the likeliest change on the board) and any race in play on a region the camera read right
+    before (tokens moved onto a region it knew; one it never read right may be a blind spot)."""
+    return {r for r in regions
+            if any(label in labels and game.regions[r].race != label_race(label)[0] for label in seen.get(r, {}))}
+
+
+def contested(game: Game, seen: View, hidden: set[int]) -> set[int]:
+    """Regions where the camera sees a race of the player at play next to the tokens of the race the
+    game has there: no conquest yet (a conquest takes the defenders away), more likely a misread
+    token or a move half made; they are unsure until the region shows one race."""
+    labels = playing_labels(game)
+    out = set()
+    for rid, here in seen.items():
+        held = game.regions[rid].race
+        if rid in hidden or not held or not labels.intersection(here) or race_label(game, held) in labels:
+            continue
+        if here.get(race_label(game, held)):
+            out.add(rid)
+    return out
+
+
+def trusting(game: Game, seen: View, unsure: set[int]) -> View:
+    """The sight with its unsure regions read as the game has them."""
+    if not unsure:
+        return seen
+    want = expected_view(game)
+    return {rid: (dict(want.get(rid, {})) if rid in unsure else labels) for rid, labels in seen.items()}
