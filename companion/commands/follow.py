@@ -8,7 +8,7 @@ from pathlib import Path
 from maps.files import number
 
 from ..errors import UserError
-from ..reconcile import Follower, Outcome
+from ..reconcile import Follower
 from ..rules import RecordError
 from ..rules.actions import parse_notation
 from ..rules.record import IllegalRecordLine, read, replay, write
@@ -47,23 +47,50 @@ def _frames(specs: list[str]) -> list[Path]:
     return out
 
 
+COMMANDS = ("die", "declare", "confirm", "answer")
+
+
 def _inputs(path: str | None) -> dict[str, list[str]]:
+    """The inputs file, each line checked as it is read: ``{"after": FRAME, "input": TEXT}``."""
     if not path:
         return {}
     out: dict[str, list[str]] = {}
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read: {exc.strerror}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             data = json.loads(line)
-            out.setdefault(Path(str(data["after"])).name, []).append(str(data["input"]))
+            after, text = Path(str(data["after"])).name, str(data["input"]).strip()
         except (json.JSONDecodeError, KeyError, TypeError):
             raise UserError(f'{path}:{number}: expected {{"after": FRAME, "input": TEXT}}') from None
+        problem = _check(text)
+        if problem:
+            raise UserError(f"{path}:{number}: input {text!r}: {problem}")
+        out.setdefault(after, []).append(text)
     return out
+
+
+def _check(text: str) -> str:
+    """Why an input line cannot be read ('' when it can)."""
+    words = text.split()
+    if not words:
+        return "empty"
+    if words[0] in COMMANDS:
+        wants_number = words[0] != "confirm"
+        if wants_number and (len(words) != 2 or not words[1].lstrip("-").isdigit()):
+            return f"expected '{words[0]} N'"
+        if not wants_number and len(words) != 1:
+            return "expected 'confirm' alone"
+        return ""
+    try:
+        parse_notation(text)
+    except ValueError as exc:
+        return str(exc)
+    return ""
 
 
 def run(args) -> int:
@@ -110,6 +137,10 @@ def run(args) -> int:
             flags += 1
             who = f" ({alert.player})" if alert.player else ""
             print(f"{where}: FLAG {alert.code}{who}: {alert.sentence}", flush=True)
+        if out.refused is not None:
+            print(f"{where}: REFUSED {out.note}", flush=True)
+        elif out.note and not out.actions and not out.raised:
+            print(f"{where}: {out.note}")
         if out.question:
             print(f"{where}: QUESTION {out.question.text} " +
                   " | ".join(f"[{i}] {o}" for i, o in enumerate(out.question.to_json()["options"])), flush=True)
@@ -133,21 +164,14 @@ def run(args) -> int:
 
 
 def _input(follower: Follower, game, text: str, where: str):
+    """One input the camera cannot see (checked when the file was read): the same path as the service's."""
     words = text.split()
-    try:
-        if words[0] == "die":
-            return follower.die(game, int(words[1]))
-        if words[0] == "declare":
-            return follower.declare(game, int(words[1]))
-        if words[0] == "confirm":
-            return follower.confirm(game)
-        if words[0] == "answer":
-            return follower.answer(game, int(words[1]))
-        action = parse_notation(text)
-    except (IndexError, ValueError) as exc:
-        raise UserError(f"{where}: input {text!r}: {exc}") from None
-    reason = game.explain(action)
-    if reason is not None:
-        raise UserError(f"{where}: input {text!r}: {reason.code}: {reason.sentence}")
-    follower.resync()
-    return Outcome(actions=[action])
+    if words[0] == "die":
+        return follower.die(game, int(words[1]))
+    if words[0] == "declare":
+        return follower.declare(game, int(words[1]))
+    if words[0] == "confirm":
+        return follower.confirm(game)
+    if words[0] == "answer":
+        return follower.answer(game, int(words[1]))
+    return follower.typed(game, parse_notation(text))

@@ -49,6 +49,7 @@ class Outcome:
     amend: list[tuple[int, Action]] = field(default_factory=list)
     # actions the camera missed then, put into the history before the one at index: applied first
     missed: list[tuple[int, Action]] = field(default_factory=list)
+    refused: object | None = None  # a typed action the engine refused: its reason (code, sentence)
 
     @property
     def in_sync(self) -> bool:

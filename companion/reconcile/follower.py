@@ -216,6 +216,37 @@ class Follower:
         self.evidence.gather(g, seen, self.evidence.last_hidden, self.evidence.last_unknown - self.evidence.last_hidden)
         return out
 
+    def due_before(self, game: Game, action: Action) -> Redeploy | Resettle | None:
+        """The troop redeployment (or resettlement) as the camera last saw it, when ``action`` typed by
+        the table is one the rules take only after it (the end of the turn, an ally, Heroes, a pick
+        after the Ghouls' redeployment): the one rule the service and ``companion follow`` share."""
+        if self.last_seen is None or game.explain(action) is None:
+            return None
+        due = self.redeployment(game)
+        if due is None:
+            return None
+        trial = game.copy()
+        trial.apply(due)
+        return due if trial.explain(action) is None else None
+
+    def typed(self, game: Game, action: Action) -> Outcome:
+        """An action the table typed (a phone, the dashboard, ``companion follow --inputs``): the
+        redeployment the camera last saw first when the rules want it before, then the action; a
+        refusal in the engine's words (``refused``) when it does not fit."""
+        first = self.due_before(game, action)
+        steps = ([first] if first is not None else []) + [action]
+        trial = game.copy()
+        for step in steps:
+            reason = trial.explain(step)
+            if reason is not None:
+                return Outcome(alerts=self.standing.values(), refused=reason,
+                               note=f"{action.notation()}: {reason.code}: {reason.sentence}")
+            trial.apply(step)
+        if first is not None:
+            self.redeployed(game)  # the redeployment as seen: read right, its counts gathered
+        self.resync()
+        return Outcome(actions=steps, alerts=self.standing.values())
+
     def _resettled_first(self, game: Game) -> list[Action]:
         """A resettlement still due when the next player's final attempt comes (its tokens under a
         stack, the camera saw no change): taken as the camera last saw it first."""

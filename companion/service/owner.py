@@ -279,15 +279,8 @@ class GameOwner:
     def _redeployed_first(self, action: A.Action) -> bool:
         """An input the rules take only after the troop redeployment or a resettlement (the end of the
         turn, an ally, a pick after the Ghouls): with the camera following, that step as it last saw
-        it comes first."""
-        if self.follower.last_seen is None:
-            return False
-        due = self.follower.redeployment(self.game)
-        if due is None:
-            return False
-        trial = self.game.copy()
-        trial.apply(due)
-        if trial.explain(action) is not None:
+        it comes first (``Follower.due_before``, the rule ``companion follow --inputs`` shares)."""
+        if self.follower.due_before(self.game, action) is None:
             return False
         self._camera(self.follower.redeployed(self.game), "camera")
         return True

@@ -9,6 +9,7 @@ import maps
 from companion.cli import main
 from companion.reconcile import expected_view
 from companion.rules import Game
+from companion.rules.actions import parse_notation
 from companion.rules.record import read, write
 from tests.rules.helpers import setup_with
 from vision import layout
@@ -87,3 +88,34 @@ def test_follow_bad_paths_are_one_line(table, capsys, tmp_path):
                  "--record", str(tmp_path / "o.jsonl"), str(tmp_path / "no-frames")])
     err = capsys.readouterr().err
     assert code == 2 and "no-frames: no such file or folder" in err
+
+
+def test_follow_inputs_take_a_typed_heroes_as_the_service_does(table, capsys, tmp_path):
+    # Heroes are placed after the troop redeployment: the redeployment the camera last saw comes first
+    setup = setup_with("heroic ratmen")
+    game = Game(setup)
+    game.apply(parse_notation("pick ratmen"))
+    write(tmp_path / "setup.jsonl", setup, game.history)
+    inputs = tmp_path / "inputs.jsonl"
+    inputs.write_text(json.dumps({"after": "frame-017.png", "input": "heroes 4"}) + "\n"
+                      + json.dumps({"after": "frame-017.png", "input": "pick alchemist"}) + "\n")
+    code = main(["follow", "--setup", str(tmp_path / "setup.jsonl"), "--geometry", str(table / "geometry.json"),
+                 "--model", str(table / "model.npz"), "--reference", str(table / "empty.png"),
+                 "--record", str(tmp_path / "out.jsonl"), "--inputs", str(inputs), str(table / "frames")])
+    out = capsys.readouterr().out
+    assert code == 0
+    notations = [a.notation() for a in read(tmp_path / "out.jsonl").actions]
+    assert notations[:2] == ["pick ratmen", "conquer 4"]
+    assert notations[2].startswith("redeploy 4:") and notations[3] == "heroes 4"
+    assert "REFUSED pick alchemist" in out  # a typed action that does not fit: said, the record kept
+
+
+def test_follow_inputs_that_cannot_be_read_say_which_line(table, capsys, tmp_path):
+    inputs = tmp_path / "inputs.jsonl"
+    inputs.write_text(json.dumps({"after": "frame-017.png", "input": "die 3"}) + "\n"
+                      + json.dumps({"after": "frame-017.png", "input": "conquer x"}) + "\n")
+    code = main(["follow", "--setup", str(table / "setup.jsonl"), "--geometry", str(table / "geometry.json"),
+                 "--model", str(table / "model.npz"), "--reference", str(table / "empty.png"),
+                 "--record", str(tmp_path / "out.jsonl"), "--inputs", str(inputs), str(table / "frames")])
+    err = capsys.readouterr().err
+    assert code == 2 and "inputs.jsonl:2: input 'conquer x'" in err and err.count("\n") == 1

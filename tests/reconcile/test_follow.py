@@ -3,7 +3,7 @@ import pytest
 
 from companion.reconcile import Follower, differences, expected_view
 from companion.reconcile.hypotheses import resettlement
-from companion.rules.actions import Conquer, Pick
+from companion.rules.actions import Conquer, Pick, Redeploy, parse_notation
 from companion.shuffle import seeded_setup
 from companion.simulate import play
 
@@ -442,3 +442,21 @@ def test_a_redeployment_stays_open_to_amendment_through_the_resettlement_that_en
     assert not _turn_again(g, "humans", index)  # Bob's turn is over, his next one has not begun
     act(g, "resettle ratmen 9:2", "redeploy 9:11", "end")
     assert _turn_again(g, "humans", index)  # Bob readies his troops: what moves now is this turn's
+
+
+def test_a_typed_ally_takes_the_redeployment_the_camera_last_saw_first():
+    g = act(game_with("diplomat ratmen", "swamp humans"), "pick ratmen", "conquer 4")
+    f = Follower()
+    seen = {**expected_view(g), 4: {"ratmen": 4}, 9: {"ratmen": 2}}
+    act(g, *[a.notation() for a in f.see(g, seen).actions])
+    out = f.typed(g, parse_notation("ally 1"))  # the Diplomat names an ally after the redeployment
+    assert out.refused is None and [a.notation() for a in out.actions][-1] == "ally 1"
+    assert isinstance(out.actions[0], Redeploy)
+    out.apply_to(g)
+    assert g.history[-1].notation() == "ally 1"
+
+
+def test_a_typed_action_that_does_not_fit_is_refused_in_the_engines_words():
+    g = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen")
+    out = Follower().typed(g, parse_notation("pick humans"))
+    assert out.actions == [] and out.refused is not None and out.refused.code in out.note
