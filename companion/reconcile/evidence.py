@@ -8,9 +8,10 @@ decision read this; nothing here changes the game.
 """
 from __future__ import annotations
 
+from ..rules import pieces
 from ..rules.game import Game
-from .view import (View, declined_side, content, occupied, differences, expected_view, in_play_labels, label_race, playing_labels, race_label,
-                   unseen_tokens)
+from .view import (DECLINE, UNREAD, View, content, declined_side, differences, expected_view, in_play_labels,
+                   label_race, occupied, playing_labels, race_label, unread, unseen_tokens)
 
 
 def view_of(observation) -> tuple[View, set[int]]:
@@ -29,6 +30,68 @@ def unsure_of(observation, below: float) -> set[int]:
     blur), so the follower neither acts on them alone nor raises an alert for them."""
     return {int(rid) for rid, region in observation.regions.items()
             if region.tokens and not region.occluded and region.confidence < below}
+
+
+def misreads(game: Game, seen: View) -> tuple[View, set[int]]:
+    """The sight with what cannot be on this board taken out, and the regions it was read on (they
+    are unsure: something lies there, but not that). A Lost Tribe never moves onto a region; a
+    Mountain lies where the map has one; the Dragon, a Hole-in-the-Ground, Heroes, a Fortress or an
+    Encampment only come with a race or power in play (or lie on the board already); the in-decline
+    side of a race no player has, or the active side of one neither in play nor in the column, is
+    another token's picture: it is kept as unread (``view.UNREAD``: it tells that tokens lie there,
+    and how many) and never compared with the game. One more misread comes from the sides alone: the in-decline sides of
+    the races look alike (grey), so another race's in-decline side read on most of the regions of
+    a race is that race's own, turned."""
+    brought = {m for t in game.tribes.values()
+               for m in t.race.markers_placed + t.power.markers_placed
+               + t.race.markers_removed_on_decline + t.power.markers_removed_on_decline}
+    brought |= {m for rs in game.regions.values() for m, n in rs.markers.items() if n}
+    brought.add(pieces.TROLL_LAIR)  # placed by a conquest as it happens: the search sees it with the race
+    in_column = {slot.race for slot in game.column}
+
+    def possible(rid: int, label: str) -> bool:
+        if label == pieces.MOUNTAIN:
+            return bool(game.regions[rid].marker(pieces.MOUNTAIN))
+        if label in pieces.MARKERS_IN_BOX:
+            return label in brought
+        race, in_decline = label_race(label)
+        if race == pieces.LOST_TRIBE:
+            return game.regions[rid].race == pieces.LOST_TRIBE
+        return race in game.tribes or (not in_decline and race in in_column)
+
+    out: View = {}
+    impossible: set[int] = set()
+    for rid, labels in _grey_sides(game, seen).items():
+        here: dict[str, int] = {}
+        for label, n in labels.items():
+            if rid in game.regions and not unread(label) and not possible(rid, label):
+                label = UNREAD + label
+                impossible.add(rid)
+            here[label] = here.get(label, 0) + n
+        out[rid] = here
+    return out, impossible
+
+
+def _grey_sides(game: Game, seen: View) -> View:
+    """Another race's in-decline side read on most regions of a race (its player declining it, or a
+    race in decline already) is that race's own side: the sides look alike."""
+    out = seen
+    for tribe in game.tribes.values():
+        held = game.regions_of(tribe.name)
+        own = race_label(game, tribe.name)
+        mine = own if tribe.in_decline else own + DECLINE
+        grey = [r for r in held if own not in seen.get(r, {}) and mine not in seen.get(r, {})
+                and any(label_race(label)[1] for label in seen.get(r, {}))]
+        if not grey or 2 * len(grey) < len(held):
+            continue
+        out = dict(out) if out is seen else out
+        for r in grey:
+            here: dict[str, int] = {}
+            for label, n in seen[r].items():
+                label = mine if label_race(label)[1] else label
+                here[label] = here.get(label, 0) + n
+            out[r] = here
+    return out
 
 
 class Evidence:
@@ -58,7 +121,8 @@ class Evidence:
         them), the regions not to judge alone (``unsure``: vision unsure, a blind spot, a region
         contested by two races; minus the tokens moved onto a region, which are trusted), the readings
         before this sight, and the markers sighted before it."""
-        seen = declined_side(game, seen)
+        seen, impossible = misreads(game, declined_side(game, seen))
+        unsure = set(unsure) | (impossible - hidden)
         if seen != self.last_seen:
             self.before, self.last_seen = self.last_seen, seen
         seen = self.with_accepted(game, seen)

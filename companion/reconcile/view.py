@@ -17,6 +17,12 @@ from ..rules.game import Game
 
 View = dict[int, dict[str, int]]
 DECLINE = "-decline"
+UNREAD = "?"  # before a label that cannot be on this board: something lies there, not that (``misreads``)
+
+
+def unread(label: str) -> bool:
+    """Whether a label of a sight is a reading that cannot be right (see ``evidence.misreads``)."""
+    return label.startswith(UNREAD)
 
 
 def race_label(game: Game, race: str) -> str:
@@ -119,6 +125,8 @@ def differences(game: Game, seen: View, skip: set[int] = frozenset(),
         got = seen[rid]
         has_race = any(label not in pieces.MARKERS_IN_BOX for label in got)
         for label in set(want) | set(got):
+            if unread(label):
+                continue  # a misread: it tells that something lies there, not what
             e, s = want.get(label, 0), got.get(label, 0)
             if s > e + (spare.get(label, 0) if e else 0):
                 out.append(Difference(rid, label, e, s))

@@ -418,7 +418,7 @@ def test_declining_again_takes_the_race_in_decline_off_the_map():
 def test_a_redeployment_is_not_amended_once_its_player_readies_troops_again():
     g = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9")
     f = Follower()
-    f.room = {4: 2, 9: 12}  # region 4 shows two tokens side by side at most
+    f.evidence.room = {4: 2, 9: 12}  # region 4 shows two tokens side by side at most
     seen = expected_view(g)
     seen[4], seen[9] = {"ratmen": 2}, {"ratmen": 6}  # four under the stack on region 4
     act(g, *[a.notation() for a in f.see(g, seen).actions + f.confirm(g).actions])

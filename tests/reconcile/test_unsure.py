@@ -14,7 +14,7 @@ def observation(view, confidence=None, room=None):
 
 
 def test_a_low_confidence_misread_is_neither_acted_on_nor_flagged():
-    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    g = play(game_with("dragon-master ratmen"), "pick ratmen", "conquer 4")
     seen = expected_view(g)
     f = Follower()
     assert f.see(g, expected_view(g)).in_sync  # region 3 was read right before
@@ -295,3 +295,37 @@ def test_the_counts_read_on_region_0_weigh_like_any_other():
     given = {0: 1, 5: 2}
     readings = {0: {2: [1, 2]}, 5: {1: [1, 2]}}  # two sights read 2 tokens on region 0, 1 on region 5
     assert _as_read(given, {0: 1, 5: 1}, readings, room={0: 10, 5: 1}) == {0: 2, 5: 1}
+
+
+def test_a_piece_no_race_in_play_brings_is_a_misread_not_an_alert():
+    g = play(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4")
+    f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
+    seen = expected_view(g)
+    seen[3] = {"dragon": 1}  # the Lost Tribe token read as the Dragon, sure of it: no Dragon Master in play
+    seen[5] = {"mountain": 1, "elves-decline": 1}  # a Mountain read as a race in decline no player has
+    seen[6] = {"mountain": 1}  # a Mountain where the map has none
+    out = f.observe(g, observation(seen, {3: 0.9, 5: 0.9, 6: 0.9}))
+    assert out.actions == [] and out.raised == [] and out.alerts == []
+
+
+def test_a_dragon_is_no_misread_when_the_dragon_master_is_in_play():
+    g = play(game_with("dragon-master ratmen", "swamp humans"), "pick ratmen", "conquer 4")
+    f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
+    seen = expected_view(g)
+    seen[3] = {"dragon": 1}
+    out = f.observe(g, observation(seen, {3: 0.9}))
+    assert [a.code for a in out.raised] == ["board-differs"]
+
+
+def test_a_decline_read_as_another_races_grey_side_is_the_decline():
+    g = play(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 3",
+             "redeploy 4:6 3:6", "end", "pick humans", "conquer 20", "redeploy 20:9", "end")
+    f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
+    seen = {**expected_view(g), 3: {"elves-decline": 1}, 4: {"humans-decline": 1}}  # the sides look alike
+    out = f.see(g, seen)
+    assert [a.notation() for a in out.actions] == ["decline"] and out.raised == []
+    out.apply_to(g)
+    assert f.see(g, seen).in_sync  # and later sights of those sides are the Ratmen in decline
