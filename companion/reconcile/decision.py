@@ -66,27 +66,80 @@ class Outcome:
             game.apply(action)
 
 
+# The codes of a board that simply disagrees with the game (no move the rules refuse): a misread is
+# likelier than a move, so they are shown when a second sight agrees. A move the rules refuse is
+# flagged at once.
+BOARD_CODES = ("board-differs", "count", "tokens-missing", "race-not-in-play")
+CLEAR_AFTER = 2  # sights that read a region as the game has it before its board alert goes
+
+
 class Standing:
-    """The alerts standing on the table screen, by (region, code): each raised once."""
+    """The alerts on the table screen, one per region: raised once, standing while the region
+    disagrees (however its counts flicker), gone when the camera reads it as the game has it (a
+    disagreement of the board alone: ``CLEAR_AFTER`` sights running). A disagreement of the board alone (``BOARD_CODES``) waits for a
+    second sight before it is shown; a move the rules refuse is shown at once."""
 
     def __init__(self):
-        self.alerts: dict[tuple, Alert] = {}
+        self.alerts: dict[tuple, Alert] = {}  # (region, code) -> the alert shown
+        self.pending: dict[int | None, Alert] = {}  # region -> a board disagreement seen once
+        self.right: dict[int | None, int] = {}  # region -> sights running it read as the game has it
+        self.sights: dict[int | None, int] = {}  # region -> sights its alert has stood
 
     def values(self) -> list[Alert]:
         return list(self.alerts.values())
 
+    def regions(self) -> set:
+        return {k[0] for k in self.alerts}
+
     def keep(self, unjudged: set[int], new: dict | None = None) -> list[Alert]:
-        """The new alerts, and the earlier ones on regions not judged in this sight (a hand over them,
-        an unsure reading): those stand until the camera reads the region again. Returns the alerts
-        raised now (not standing before)."""
+        """Take this sight's disagreements (``new``, by (region, code)); regions in ``unjudged`` (a
+        hand over them, an unsure reading) keep what they had. Returns the alerts raised now."""
         new = new or {}
-        kept = {k: a for k, a in self.alerts.items() if k[0] in unjudged and k not in new}
-        raised = [a for k, a in new.items() if k not in self.alerts]
-        self.alerts = {**new, **kept}
+        standing = self.regions()
+        by_region: dict = {}
+        for key, alert in new.items():
+            by_region.setdefault(key[0], (key, alert))
+        raised, alerts, pending = [], {}, {}
+        for region, (key, alert) in by_region.items():
+            self.right.pop(region, None)
+            if region in standing:  # the same discrepancy, however it reads now: shown once
+                old = next(k for k in self.alerts if k[0] == region)
+                alerts[old if alert.code in BOARD_CODES else key] = alert if alert.code not in BOARD_CODES \
+                    else self.alerts[old]
+                self.sights[region] = self.sights.get(region, 0) + 1
+            elif alert.code not in BOARD_CODES or region in self.pending:
+                alerts[key] = alert
+                raised.append(alert)
+                self.sights[region] = 1
+            else:
+                pending[region] = alert
+        for key, alert in self.alerts.items():
+            region = key[0]
+            if region in by_region:
+                continue
+            if region in unjudged:
+                alerts[key] = alert
+                continue
+            self.right[region] = self.right.get(region, 0) + 1
+            if alert.code in BOARD_CODES and self.right[region] < CLEAR_AFTER:
+                alerts[key] = alert
+            else:
+                self.right.pop(region, None)
+                self.sights.pop(region, None)
+        self.pending = {r: a for r, a in {**{r: a for r, a in self.pending.items() if r in unjudged},
+                                          **pending}.items()}
+        self.alerts = alerts
         return raised
+
+    def stood(self, region) -> int:
+        """How many sights the alert on ``region`` has stood."""
+        return self.sights.get(region, 0)
 
     def drop(self, region: int) -> None:
         self.alerts = {k: a for k, a in self.alerts.items() if k[0] != region}
+        self.pending.pop(region, None)
+        self.right.pop(region, None)
+        self.sights.pop(region, None)
 
 
 def placing(game: Game, d: Difference, seen: View) -> bool:

@@ -134,4 +134,5 @@ def test_a_region_redeployed_at_the_end_of_a_turn_is_judged_at_the_next_sight():
     play(g, "pick humans")
     seen = expected_view(g)
     seen[4] = {"ratmen": 14}  # the Ratmen have 12 tokens in all
+    f.see(g, seen)
     assert [a.code for a in f.see(g, seen).raised] == ["count"]

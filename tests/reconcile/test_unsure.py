@@ -21,6 +21,7 @@ def test_a_low_confidence_misread_is_neither_acted_on_nor_flagged():
     seen[3] = {"dragon": 1}  # the Lost Tribe token read as the Dragon
     out = f.observe(g, observation(seen, {3: 0.05}))
     assert out.actions == [] and out.raised == [] and out.alerts == []
+    f.observe(g, observation(seen, {3: 0.9}))
     out = f.observe(g, observation(seen, {3: 0.9}))
     assert [a.code for a in out.raised] == ["board-differs"]
 
@@ -145,6 +146,7 @@ def test_a_region_never_read_right_is_a_blind_spot_not_an_alert():
     seen = expected_view(g)
     seen[3] = {}
     out = f.observe(g, observation(seen, {3: 1.0}))  # now the token is gone: that is news
+    out = f.observe(g, observation(seen, {3: 1.0}))  # (a board disagreement: when a second sight agrees)
     assert [a.code for a in out.raised] == ["board-differs"]
 
 
@@ -247,6 +249,8 @@ def test_a_count_most_sights_contradict_does_not_move_a_redeployment():
     # a token of region 4 read on region 9: 7 and 6 are more than the 12 Ratmen, and two sights
     # against one say 5 lie on region 9 (the one that reads more than the game has is flagged)
     out = f.see(g, {**expected_view(g), 4: {"ratmen": 6}, 9: {"ratmen": 6}})
+    assert out.amend == [] and out.raised == []
+    out = f.see(g, {**expected_view(g), 4: {"ratmen": 6}, 9: {"ratmen": 6}})
     assert out.amend == [] and [(a.code, a.region) for a in out.raised] == [("count", 9)]
 
 
@@ -315,6 +319,7 @@ def test_a_dragon_is_no_misread_when_the_dragon_master_is_in_play():
     assert f.see(g, expected_view(g)).in_sync
     seen = expected_view(g)
     seen[3] = {"dragon": 1}
+    assert f.observe(g, observation(seen, {3: 0.9})).raised == []
     out = f.observe(g, observation(seen, {3: 0.9}))
     assert [a.code for a in out.raised] == ["board-differs"]
 
