@@ -42,10 +42,13 @@ def test_override_a_misread_and_confirm_the_end_of_the_turn(service):
     view[1] = {"tritons": 1}
     service.owner.submit(Observation(sight(view))).result(5)
     misread = dict(view)
-    misread[9] = {"orcs": 1}  # nobody has the Orcs: a misread
+    tribe = next(r for r, here in view.items() if here.get("lost-tribe"))
+    misread[tribe] = {"lost-tribe": 3}  # one Lost Tribe token read as three: a misread
+    service.owner.submit(Observation(sight(misread))).result(5)
+    assert service.owner.published.public["alerts"] == []  # the board alone disagrees: a second sight first
     service.owner.submit(Observation(sight(misread))).result(5)
     alert = service.owner.published.public["alerts"][0]
-    assert alert["code"] == "race-not-in-play"
+    assert alert["code"] == "board-differs" and alert["region"] == tribe
     assert service.owner.submit(Resolve(alert["id"], False)).result(5).ok  # override: the board is right
     service.owner.submit(Observation(sight(misread))).result(5)
     assert service.owner.published.public["alerts"] == []
