@@ -19,7 +19,7 @@ from . import camera as camera_mod
 from .errors import CalibrationError
 from .folder import STEPS, Folder
 
-GRAB_TIMEOUT_S = 15.0  # a camera that gives no frame in this time is reported, not waited on
+GRAB_TIMEOUT_S = 30.0  # a camera that gives no frame in this time is reported, not waited on
 DARK, BRIGHT = 40.0, 215.0  # mean grey level (0-255) of a usable frame
 CLIPPED_SHARE = 0.05  # more of the frame than this at 250+ is overexposed
 EDGE_SOFT_PX, EDGE_BLURRED_PX = 5.0, 6.5  # a marker edge's width: ~2 px sharp, ~3 px in a real lamp's light

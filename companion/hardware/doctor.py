@@ -46,7 +46,7 @@ class DoctorContext:
     ntp_synchronized: Callable[[], bool | None] = None  # None: cannot tell
     avahi_running: Callable[[], bool | None] = None  # None: cannot tell
     handshake_s: float = 2.0  # how long the scoring box may take to answer HELLO
-    grab_timeout_s: float = 15.0
+    grab_timeout_s: float = 30.0
     _look: object = None
 
     def __post_init__(self):
