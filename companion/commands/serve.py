@@ -41,7 +41,7 @@ def start_server(config, *, camera: bool = True):
     """The server with its service started; ``camera=False``: the real camera is not watched (the demo)."""
     from ..service.server import Server
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "task queue depth" chatter with many streams
+    logging.getLogger("uvicorn.error").setLevel(logging.WARNING)  # its start-up lines: ours say where to go
     try:
         server = Server(config, camera=camera)
     except OSError as exc:

@@ -47,8 +47,8 @@ class ServiceSettings:
     table_code: str = ""  # "" = generated once and kept in the store
     allowed_hosts: tuple[str, ...] = ()  # besides localhost, IP addresses and this machine's names
     public_url: str = ""  # the address phones use (QR codes); "" = the address the table screen used
-    threads: int = 24  # waitress threads: each open event stream holds one
-    keepalive_s: float = 15.0
+    threads: int = 16  # threads for the pages and the API (the event streams need none)
+    keepalive_s: float = 10.0  # a comment on every quiet event stream this often
     die_seed: int = -1  # -1 = a new random seed per game (it is recorded with the game)
 
     @property

@@ -1,11 +1,15 @@
 """Server-Sent Events: each open stream is a subscriber on a channel ("table" or "seat:N").
 
-The owner's listener hands every ``Published`` snapshot to the hub, which queues for each
-subscriber only what its channel may see. A stream sends a keepalive comment every
-``keepalive_s`` so that waitress frees the thread of a closed tab.
+The owner's listener hands every ``Published`` snapshot to the hub, which offers each subscriber
+only what its channel may see (the text of one event, made once per channel). Every event is the
+whole state, so a subscriber that falls behind needs only the newest: an asyncio subscriber
+(``Subscription``, the server's streams) keeps just that one, and so never grows however slow its
+client; a thread's stream (``stream()``, for a plain WSGI server and the tests) is dropped when its
+queue fills. A stream sends a keepalive comment every ``keepalive_s``.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import queue
 import threading
@@ -14,6 +18,10 @@ from typing import Iterator
 from .owner import Published
 
 _CLOSED = object()
+RETRY = "retry: 2000\n\n"  # the browser's EventSource reconnects 2 s after a stream ends
+KEEPALIVE = ": keepalive\n\n"
+# the ASGI scope's key where the events view names the channel for the server's front (asgi.py)
+SLOT = "companion.stream"
 
 
 def channel_payload(published: Published, channel: str) -> dict | None:
@@ -37,14 +45,19 @@ def sse(event: str, data: dict, event_id: int | None = None) -> str:
     return "\n".join(lines) + "\n\n"
 
 
+def event_text(published: Published, channel: str) -> str | None:
+    payload = channel_payload(published, channel)
+    return None if payload is None else sse("state", payload, published.version)
+
+
 class Hub:
-    """Subscribers by channel; ``publish`` is the owner's listener."""
+    """Subscribers by channel; ``publish`` is the owner's listener (called on the owner's thread)."""
 
     def __init__(self, keepalive_s: float = 15.0, max_queue: int = 64):
         self.keepalive_s = keepalive_s
         self.max_queue = max_queue
         self._lock = threading.Lock()
-        self._subs: dict[queue.Queue, tuple[str, int | None]] = {}
+        self._subs: dict[object, tuple[str, int | None]] = {}
         self.latest: Published | None = None
         self.closed = False
 
@@ -52,54 +65,142 @@ class Hub:
         with self._lock:
             self.latest = published
             subs = list(self._subs.items())
-        for q, (channel, game) in subs:
+        texts: dict[str, str | None] = {}
+        for sub, (channel, game) in subs:
             if game is not None and published.game_id != game:
-                q.put(_CLOSED)  # a new game: the seat's join code no longer holds
+                sub.end()  # a new game: the seat's join code no longer holds
                 continue
-            payload = channel_payload(published, channel)
-            if payload is None:
-                continue
-            if q.qsize() >= self.max_queue:  # a stalled client: drop it rather than grow
-                q.put(_CLOSED)
-                continue
-            q.put(sse("state", payload, published.version))
+            if channel not in texts:
+                texts[channel] = event_text(published, channel)
+            if texts[channel] is not None:
+                sub.offer(texts[channel])
 
     @property
     def count(self) -> int:
         with self._lock:
             return len(self._subs)
 
-    def stream(self, channel: str, game: int | None = None) -> Iterator[str]:
-        """The text of one event stream: the current state at once, then every change."""
-        q: queue.Queue = queue.Queue()
+    def _add(self, sub, channel: str, game: int | None) -> str | None:
+        """Register ``sub``; the current state's event for it (None: nothing yet, or the hub is closed)."""
         with self._lock:
             if self.closed:
-                return
-            self._subs[q] = (channel, game)
+                sub.end()
+                return None
+            self._subs[sub] = (channel, game)
             latest = self.latest
+        if latest is None:
+            return None
+        if game is not None and latest.game_id != game:
+            sub.end()
+            return None
+        return event_text(latest, channel)
+
+    def _remove(self, sub) -> None:
+        with self._lock:
+            self._subs.pop(sub, None)
+
+    def subscribe(self, channel: str, game: int | None = None) -> "Subscription":
+        """An asyncio subscriber (call it on the event loop): ``await next()`` until it returns None."""
+        sub = Subscription(self, asyncio.get_running_loop())
+        first = self._add(sub, channel, game)
+        if first is not None:
+            sub._set(first)
+        return sub
+
+    def stream(self, channel: str, game: int | None = None) -> Iterator[str]:
+        """The text of one event stream for a thread (a plain WSGI server, the tests): the current
+        state at once, then every change."""
+        sub = _ThreadSub(self.max_queue)
+        first = self._add(sub, channel, game)
         try:
-            yield "retry: 2000\n\n"
-            if latest is not None:
-                payload = channel_payload(latest, channel)
-                if payload is not None:
-                    yield sse("state", payload, latest.version)
+            if self.closed:
+                return
+            yield RETRY
+            if first is not None:
+                yield first
             while True:
                 try:
-                    item = q.get(timeout=self.keepalive_s)
+                    item = sub.queue.get(timeout=self.keepalive_s)
                 except queue.Empty:
-                    yield ": keepalive\n\n"
+                    yield KEEPALIVE
                     continue
                 if item is _CLOSED:
                     return
                 yield item
         finally:
-            with self._lock:
-                self._subs.pop(q, None)
+            self._remove(sub)
 
     def close(self) -> None:
         """End every stream (at shutdown)."""
         with self._lock:
             self.closed = True
             subs = list(self._subs)
-        for q in subs:
-            q.put(_CLOSED)
+        for sub in subs:
+            sub.end()
+
+
+class _ThreadSub:
+    def __init__(self, max_queue: int):
+        self.queue: queue.Queue = queue.Queue()
+        self.max_queue = max_queue
+
+    def offer(self, text: str) -> None:
+        if self.queue.qsize() >= self.max_queue:  # a stalled client: drop it rather than grow
+            self.queue.put(_CLOSED)
+        else:
+            self.queue.put(text)
+
+    def end(self) -> None:
+        self.queue.put(_CLOSED)
+
+
+class Subscription:
+    """One stream on the event loop: holds only the newest event not yet sent (never a backlog)."""
+
+    def __init__(self, hub: Hub, loop: asyncio.AbstractEventLoop):
+        self.hub = hub
+        self.loop = loop
+        self.pending: str | None = None
+        self.ended = False
+        self._wake = asyncio.Event()
+
+    # called from any thread
+    def offer(self, text: str) -> None:
+        self._call(self._set, text)
+
+    def end(self) -> None:
+        self._call(self._end)
+
+    def _call(self, fn, *args) -> None:
+        try:
+            self.loop.call_soon_threadsafe(fn, *args)
+        except RuntimeError:  # the loop is closed: the server has stopped
+            pass
+
+    # on the loop
+    def _set(self, text: str) -> None:
+        self.pending = text
+        self._wake.set()
+
+    def _end(self) -> None:
+        self.ended = True
+        self._wake.set()
+
+    async def next(self) -> str | None:
+        """The next text to send: the newest state, or a keepalive comment after ``keepalive_s``
+        of quiet; None once the stream has ended."""
+        if not self.ended and self.pending is None:
+            try:
+                await asyncio.wait_for(self._wake.wait(), self.hub.keepalive_s)
+            except asyncio.TimeoutError:
+                return KEEPALIVE
+        self._wake.clear()
+        if self.ended:
+            return None
+        text, self.pending = self.pending, None
+        return text if text is not None else KEEPALIVE
+
+    def close(self) -> None:
+        """Leave the hub (the stream is over); on the loop."""
+        self.ended = True
+        self.hub._remove(self)

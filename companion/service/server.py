@@ -1,38 +1,84 @@
-"""Running the service under waitress until Ctrl-C (or SIGTERM), then stopping cleanly."""
+"""Running the service under uvicorn until Ctrl-C (or SIGTERM), then stopping cleanly.
+
+uvicorn (asyncio, h11: pure Python) serves ``asgi.Front``: the event streams on its event loop,
+the Flask pages and API in a small thread pool. The game owner, the camera watcher and the table
+hardware keep their own threads; nothing is monkey-patched.
+"""
 from __future__ import annotations
 
 import logging
 import signal
+import socket
 import threading
-import time
 
 from . import address
+from .asgi import Front, QuietDrops
 from .config import Config
 from .runtime import Service
 
 log = logging.getLogger(__name__)
+# A client that stops acknowledging what it is sent (a phone gone off the network) is closed by the
+# kernel after this long, so its stream ends; accepted sockets inherit it from the listening one.
+USER_TIMEOUT_MS = 10_000
+STALL_S = 10.0  # a stream whose writes are blocked this long (its client reads nothing) is dropped
+MAX_CONNECTIONS = 1000  # beyond, uvicorn answers 503 (a flood must not take the memory)
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The listening socket (bound now, so that port 0 is known before serving)."""
+    family, kind, proto, _, where = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                                         flags=socket.AI_PASSIVE)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if hasattr(socket, "TCP_USER_TIMEOUT"):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, USER_TIMEOUT_MS)
+        sock.bind(where)
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def _uvicorn(app, hub):
+    """uvicorn's Server for ``app``, told to end the event streams first when a signal asks it to stop."""
+    import uvicorn
+
+    class Stopping(uvicorn.Server):
+        def handle_exit(self, sig, frame):
+            hub.close()
+            super().handle_exit(sig, frame)
+
+    errors = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, QuietDrops) for f in errors.filters):
+        errors.addFilter(QuietDrops())
+    return Stopping(uvicorn.Config(
+        app, http="h11", ws="none", lifespan="off", log_config=None, access_log=False, proxy_headers=False,
+        server_header=False, timeout_keep_alive=5, timeout_graceful_shutdown=3, limit_concurrency=MAX_CONNECTIONS))
 
 
 class Server:
-    """The service and its waitress server; ``run()`` blocks until ``stop()`` or a signal."""
+    """The service and its web server; ``run()`` blocks until ``close()`` or a signal."""
 
     def __init__(self, config: Config, *, hardware: bool = True, camera: bool = True):
-        from waitress.server import create_server
-
         from .web import create_app
         self.config = config
         self.service = Service(config, hardware=hardware, camera=camera)
         self.app = create_app(self.service)
         s = config.service
         try:
-            self.server = create_server(self.app, host=s.host, port=s.port, threads=s.threads,
-                                        channel_timeout=max(60, int(s.keepalive_s * 4)), ident="companion",
-                                        clear_untrusted_proxy_headers=True)
+            self.sock = listen(s.host, s.port)
         except OSError as exc:
             self.service.store.close()
             raise OSError(f"cannot listen on {s.host}:{s.port}: {exc.strerror}") from None
-        self.port = self.server.effective_port
-        self._stopped = threading.Event()
+        self.port = self.sock.getsockname()[1]
+        self.front = Front(self.app, self.service.hub, workers=s.threads, stall_s=STALL_S)
+        self.uvicorn = None  # made in run(): its import need not delay the printed address
+        self._lock = threading.Lock()
+        self._stopped = False
+        self._serving = threading.Event()
+        self._served = threading.Event()
 
     def urls(self) -> list[str]:
         host = self.config.service.host
@@ -48,28 +94,35 @@ class Server:
         self.service.start()
 
     def run(self) -> None:
-        """Serve until Ctrl-C or SIGTERM; then close the streams, the owner, the hardware, the store."""
+        """Serve until ``close()``, Ctrl-C or SIGTERM; then close the streams, the owner, the hardware, the store."""
         def stop(signum, frame):
             raise KeyboardInterrupt
         if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGTERM, stop)
+            signal.signal(signal.SIGTERM, stop)  # uvicorn takes it while serving, and hands it back after
+        with self._lock:
+            if self._stopped:
+                return
+            self.uvicorn = _uvicorn(self.front, self.service.hub)
+            self._serving.set()
         try:
-            self.server.run()
+            self.uvicorn.run(sockets=[self.sock])
         except KeyboardInterrupt:
             pass
         finally:
+            self._served.set()
             self.close()
 
     def close(self) -> None:
-        if self._stopped.is_set():
-            return
-        self._stopped.set()
-        self.service.hub.close()
-        deadline = time.monotonic() + 2.0
-        while self.service.hub.count and time.monotonic() < deadline:  # let the streams say goodbye
-            time.sleep(0.02)
-        time.sleep(0.1)  # the streams' last writes
-        try:
-            self.server.close()
-        finally:
-            self.service.close()
+        """Stop serving (from any thread) and close the service."""
+        with self._lock:
+            if self._stopped:
+                return
+            self._stopped = True
+        self.service.hub.close()  # the streams say goodbye, so the server need not wait for them
+        if self.uvicorn is not None:
+            self.uvicorn.should_exit = True
+        if self._serving.is_set() and not self._served.wait(10):
+            log.warning("the web server did not stop within 10 s")
+        self.sock.close()
+        self.front.close()
+        self.service.close()

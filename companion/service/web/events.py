@@ -1,16 +1,22 @@
 """Server-Sent Events: /events/table for everyone, /events/seat for a joined phone."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, current_app, stream_with_context
+from flask import Blueprint, Response, abort, current_app, request, stream_with_context
 
+from ..hub import SLOT
 from . import security
 
 bp = Blueprint("events", __name__, url_prefix="/events")
 
 
 def _stream(channel: str, game: int | None = None) -> Response:
-    hub = current_app.config["SERVICE"].hub
-    response = Response(stream_with_context(hub.stream(channel, game)), mimetype="text/event-stream")
+    slot = request.environ.get("asgi.scope", {}).get(SLOT)
+    if slot is not None:  # the server's front writes the events itself, on its event loop (asgi.py)
+        slot.update(channel=channel, game=game)
+        body = iter(())
+    else:  # a plain WSGI server (and Flask's test client): the stream holds a thread
+        body = stream_with_context(current_app.config["SERVICE"].hub.stream(channel, game))
+    response = Response(body, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response
