@@ -1,4 +1,4 @@
-"""Real browsers: Playwright driving Debian's Chromium (headless) against the service under waitress."""
+"""Real browsers: Playwright driving Debian's Chromium (headless) against the service as it runs (uvicorn)."""
 import re
 import shutil
 import threading
