@@ -66,14 +66,27 @@ class Hub:
             self.latest = published
             subs = list(self._subs.items())
         texts: dict[str, str | None] = {}
+        on_loops: dict[asyncio.AbstractEventLoop, list] = {}  # one wake-up per event loop, not per stream
         for sub, (channel, game) in subs:
             if game is not None and published.game_id != game:
-                sub.end()  # a new game: the seat's join code no longer holds
-                continue
-            if channel not in texts:
-                texts[channel] = event_text(published, channel)
-            if texts[channel] is not None:
-                sub.offer(texts[channel])
+                text = None  # a new game: the seat's join code no longer holds
+            else:
+                if channel not in texts:
+                    texts[channel] = event_text(published, channel)
+                text = texts[channel]
+                if text is None:
+                    continue
+            if isinstance(sub, Subscription):
+                on_loops.setdefault(sub.loop, []).append((sub, text))
+            elif text is None:
+                sub.end()
+            else:
+                sub.offer(text)
+        for loop, items in on_loops.items():
+            try:
+                loop.call_soon_threadsafe(_deliver, items)
+            except RuntimeError:  # the loop is closed: the server has stopped
+                pass
 
     @property
     def count(self) -> int:
@@ -154,6 +167,15 @@ class _ThreadSub:
         self.queue.put(_CLOSED)
 
 
+def _deliver(items: list) -> None:
+    """On the event loop: each subscription's newest text (None: the stream ends)."""
+    for sub, text in items:
+        if text is None:
+            sub._end()
+        else:
+            sub._set(text)
+
+
 class Subscription:
     """One stream on the event loop: holds only the newest event not yet sent (never a backlog)."""
 
@@ -164,16 +186,10 @@ class Subscription:
         self.ended = False
         self._wake = asyncio.Event()
 
-    # called from any thread
-    def offer(self, text: str) -> None:
-        self._call(self._set, text)
-
     def end(self) -> None:
-        self._call(self._end)
-
-    def _call(self, fn, *args) -> None:
+        """End the stream (from any thread)."""
         try:
-            self.loop.call_soon_threadsafe(fn, *args)
+            self.loop.call_soon_threadsafe(self._end)
         except RuntimeError:  # the loop is closed: the server has stopped
             pass
 
