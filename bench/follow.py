@@ -89,12 +89,16 @@ def one_game(job):
     flagged = Counter()
     wrong = []
 
+    last = {}
+
     def sight(board_view):
         """A hand over the table, then still frames until the gate fires: what the camera reports."""
         hand, _ = session.frame(board_view, hand=True, rng=rng)
         gate.update(hand, clock[0])
         clock[0] += 0.1
-        img, _ = session.frame(board_view, rng=rng)
+        tokens, _ = session.place(board_view, rng)
+        last["tokens"] = tokens
+        img, _ = session.render(tokens, None, rng)
         for _ in range(100):
             clock[0] += 0.1
             if gate.update(img, clock[0]):
@@ -104,10 +108,25 @@ def one_game(job):
         observe_ms.append((time.perf_counter() - t0) * 1000)
         return obs, t0
 
+    def still_again():
+        """The next still frame of the same board (the tokens where they lay; the light's noise anew):
+        what a camera gives when the follower wants another look."""
+        clock[0] += 0.1
+        img, _ = session.render(last["tokens"], None, rng)
+        t0 = time.perf_counter()
+        obs, _ = observe(settings, cal, mdl, img)
+        observe_ms.append((time.perf_counter() - t0) * 1000)
+        return obs, t0
+
     pending = {}
 
     def seen_of(live):
         seen, t0 = sight(expected_view(live))
+        pending["t0"] = t0
+        return seen
+
+    def again_of(live):
+        seen, t0 = still_again()
         pending["t0"] = t0
         return seen
 
@@ -152,7 +171,7 @@ def one_game(job):
                 latency.append((time.perf_counter() - pending.pop("t0")) * 1000)
             return out
 
-    run = follow(truth, seen_of, Timed(), before_sight=inject, table_reacts=reacts)
+    run = follow(truth, seen_of, Timed(), before_sight=inject, table_reacts=reacts, again=again_of)
     t_actions = Counter(a.notation() for a in truth.history)
     o_actions = Counter(a.notation() for a in run.ours.history)
     return {"map": map_name, "seed": seed, "actions": sum(t_actions.values()),

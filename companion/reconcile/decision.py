@@ -50,6 +50,7 @@ class Outcome:
     # actions the camera missed then, put into the history before the one at index: applied first
     missed: list[tuple[int, Action]] = field(default_factory=list)
     refused: object | None = None  # a typed action the engine refused: its reason (code, sentence)
+    hold: bool = False  # something seen once waits for another still sight before it is shown or applied
 
     @property
     def in_sync(self) -> bool:

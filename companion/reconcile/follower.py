@@ -124,7 +124,7 @@ class Follower:
                                     {(d.region, a.code): a for d, a in classify(best.game, remaining, seen)})
         ev.confirm(best.game, seen, hidden, best.remaining)
         return Outcome(actions=best.actions, alerts=self.standing.values(), raised=raised, amend=amend,
-                       missed=missed)
+                       missed=missed, hold=bool(self.standing.pending))
 
     def _ask(self, found) -> Outcome:
         options = tuple(tuple(e.actions) for e in found)

@@ -381,7 +381,7 @@ class GameOwner:
         return Outcome(200, "ok", sentence or out.note or done or "The board agrees with the game.",
                        {"actions": [a.notation() for a in out.actions], "question": self.question,
                         "alerts": [dict(a.to_json(), sentence=wording.refusal(self.game, a.code, a.sentence, None))
-                                   for a in out.raised]})
+                                   for a in out.raised], "hold": out.hold})
 
     def _undo(self) -> Outcome:
         game = self.game

@@ -79,6 +79,7 @@ class Watcher:
         self._unseen = ""  # why the board was last not seen (said once)
         self._waiting = ""  # why observations are not submitted now
         self._last = None  # (sight, game_id, version) of the last observation submitted
+        self._again = 0  # still frames more to observe: the follower holds for another look
 
     def start(self) -> "Watcher":
         self._thread.start()
@@ -151,8 +152,12 @@ class Watcher:
             if not self._following():
                 continue  # no game the camera follows: vision rests
             observation = observer.feed(frame.image, frame.t)
+            again = observation is None and self._again > 0 and observer.gate.fired
+            if again:  # the board still: the next frame is another look (a vote over still frames)
+                self._again -= 1
+                observation = self._look_again(observer, frame.image)
             if observation is not None:
-                self._offer(observation)
+                self._offer(observation, again)
 
     def _following(self) -> bool:
         """Whether a game the camera can follow is on (said once in the log when this changes)."""
@@ -172,8 +177,17 @@ class Watcher:
             log.info("camera %s: %s", self.spec, f"not followed: {why}" if why else "following the game")
         return not why
 
-    def _offer(self, observation) -> None:
-        """Submit a still observation unless it shows what the last one showed and the game has not changed."""
+    @staticmethod
+    def _look_again(observer, image):
+        from vision.observe import observe
+        observation, observer.registration = observe(observer.settings, observer.calibration, observer.model,
+                                                     image, observer.registration)
+        return observation
+
+    def _offer(self, observation, again: bool = False) -> None:
+        """Submit a still observation unless it shows what the last one showed and the game has not
+        changed, and the follower asked for no other look (``again``: a frame of the same still period,
+        observed because it did)."""
         if not observation.registered:
             if observation.reason != self._unseen:
                 log.info("camera %s: board not seen: %s", self.spec, observation.reason)
@@ -182,8 +196,10 @@ class Watcher:
         self._unseen = ""
         published = self.owner.published
         seen = sight(observation)
-        if self._last == (seen, published.game_id, published.version):
-            return
+        if self._again == 0 and self._last == (seen, published.game_id, published.version):
+            return  # (while the follower wants another look, the same sight is submitted again)
+        if not again:
+            self._again = 0
         future = self.owner.submit(Observation(observation))
         while not self._stop.is_set():
             try:
@@ -196,6 +212,8 @@ class Watcher:
         published = self.owner.published
         self._last = (seen, published.game_id, published.version)
         self.submitted += 1
+        if outcome.ok and (outcome.data or {}).get("hold"):
+            self._again = max(self._again, 0) or 2  # two more still frames at most
         if not outcome.ok:
             log.info("camera %s: %s", self.spec, outcome.sentence)
 

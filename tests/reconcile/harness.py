@@ -36,10 +36,14 @@ def invisible(before, after, action) -> bool:
     return before == after and not isinstance(action, (Roll, Attempt, EndTurn, Redeploy, Resettle))
 
 
+EXTRA_SIGHTS = 2  # still frames more a camera gives when the follower wants another look (``Outcome.hold``)
+
+
 def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None, before_sight=None,
-           table_reacts: bool = False) -> Run:
+           table_reacts: bool = False, again=None) -> Run:
     """Replay ``truth`` through the follower; ``seen_of(game)`` is what the camera reports of a board
-    (a view, or a vision ``Observation``).
+    (a view, or a vision ``Observation``); ``again(game)`` another still frame of the same board when
+    the follower holds for one (``seen_of`` by default).
     ``before_sight(ours, follower)`` runs before each sight (a benchmark injects illegal moves there).
     ``table_reacts``: the table answers an alert as players would: if the game went wrong, they undo
     to where it did and enter the moves by hand (the follower resynchronises); if the game is right,
@@ -47,28 +51,13 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
     live, ours = Game(truth.setup), Game(truth.setup)
     f = follower or Follower()
     run = Run(truth, ours)
-    for action in truth.history:
-        before = expected_view(live)
-        live.apply(action)
-        if invisible(before, expected_view(live), action):
-            if ours.explain(action) is not None:
-                for a in f.redeployed(ours).actions:
-                    ours.apply(a)
-            if ours.explain(action) is None:
-                ours.apply(action)
-                f.resync()
-            continue
-        if isinstance(action, Roll):
-            out = f.die(ours, action.face)
-        elif isinstance(action, Attempt):
-            out = f.declare(ours, action.region)
-        elif isinstance(action, EndTurn):
-            out = f.confirm(ours)
-        else:
-            if before_sight is not None:
-                before_sight(ours, f)
-            sight = seen_of(live)
-            out = f.observe(ours, sight) if hasattr(sight, "regions") else f.see(ours, sight)
+    again = again or seen_of
+
+    def look(sight):
+        return f.observe(run.ours, sight) if hasattr(sight, "regions") else f.see(run.ours, sight)
+
+    def take(out) -> None:
+        ours = run.ours
         out.apply_to(ours)  # actions missed then, earlier ones seen better, then the new ones
         run.amended += len(out.amend) + len(out.missed)
         run.alerts += out.raised
@@ -76,7 +65,7 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
             if ours.fingerprint() != live.fingerprint():
                 run.corrections += 1
                 run.entered += _entered_by_hand(ours, live)
-                ours = run.ours = live.copy()
+                run.ours = live.copy()
                 f.resync()
             else:
                 for alert in out.raised:
@@ -87,6 +76,30 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
             run.questions += 1
             upcoming = truth.history[len(ours.history):]
             choice = next((k for k, o in enumerate(out.question.options) if list(o) == upcoming[:len(o)]), 0)
-            for a in f.answer(ours, choice).actions:
-                ours.apply(a)
+            f.answer(ours, choice).apply_to(ours)
+
+    for action in truth.history:
+        before = expected_view(live)
+        live.apply(action)
+        if invisible(before, expected_view(live), action):  # typed on a phone: the one path for typed inputs
+            out = f.typed(run.ours, action)
+            if out.refused is None:
+                out.apply_to(run.ours)
+            continue
+        if isinstance(action, Roll):
+            out = f.die(run.ours, action.face)
+        elif isinstance(action, Attempt):
+            out = f.declare(run.ours, action.region)
+        elif isinstance(action, EndTurn):
+            out = f.confirm(run.ours)
+        else:
+            if before_sight is not None:
+                before_sight(run.ours, f)
+            out = look(seen_of(live))
+        take(out)
+        for _ in range(EXTRA_SIGHTS):
+            if not out.hold:
+                break
+            out = look(again(live))
+            take(out)
     return run

@@ -134,3 +134,21 @@ def test_the_demo_does_not_watch_the_real_camera(tmp_path, saved_folder):
         assert service.saved_calibration is not None and service.watcher is None and service.camera_note == ""
     finally:
         service.close()
+
+
+def test_a_board_disagreement_is_looked_at_again_on_the_next_still_frame(tmp_path, saved_folder, calibration_table):
+    start, conquered, illegal = started_game(tmp_path, saved_folder)
+    # a Lost Tribe token more than region 2 has: the board alone disagrees, the follower holds for
+    # another look, and the watcher gives it the next still frame of the same board (a vote)
+    tribe = next(r for r, here in start.items() if here.get("lost-tribe") == 1 and r != 1)
+    counted = {**start, tribe: {"lost-tribe": 2}}
+    frames = tmp_path / "frames"
+    write_frames(frames, calibration_table, [start, counted, 1], np.random.default_rng(4))
+    service = watching(tmp_path, saved_folder, frames)
+    try:
+        assert service.watcher.wait_ended(1, timeout=60)
+        alerts = service.owner.published.public["alerts"]
+        assert [(a["code"], a["region"]) for a in alerts] == [("board-differs", tribe)]
+        assert service.watcher.submitted == 3  # the first board, the count, and the same board looked at again
+    finally:
+        service.close()
