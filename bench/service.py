@@ -37,6 +37,17 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 TABLE_CODE = "BENCH123"
+# Each page's event arrivals, before the page draws them (``window.__seen`` is set once drawn).
+ARRIVALS = """
+window.__arrived = {};
+const Native = window.EventSource;
+window.EventSource = function (url, options) {
+  const source = new Native(url, options);
+  source.addEventListener("state", (e) => { window.__arrived[e.lastEventId] ??= Date.now(); });
+  return source;
+};
+window.EventSource.prototype = Native.prototype;
+"""
 
 
 # ---------------------------------------------------------------- the service, in its own process
@@ -257,12 +268,18 @@ def run(args, pid, url, info, setup, play, sync_playwright) -> dict:
     streams.open_silent(args.stale)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        pages = [browser.new_context().new_page()]
+
+        def new_page():
+            context = browser.new_context()
+            context.add_init_script(ARRIVALS)
+            return context.new_page()
+
+        pages = [new_page()]
         pages[0].goto(url + "/")
         reloading = []
         for code in info["codes"]:
             for group in (pages, reloading):
-                page = browser.new_context().new_page()
+                page = new_page()
                 page.goto(f"{url}/join/{code}")
                 page.wait_for_url(f"{url}/seat")
                 group.append(page)
@@ -300,6 +317,7 @@ def run(args, pid, url, info, setup, play, sync_playwright) -> dict:
         time.sleep(1.5)
         poller.stop()
         browser_seen = [{int(v): t for v, t in page.evaluate("window.__seen").items()} for page in pages]
+        browser_arrived = [{int(v): t for v, t in page.evaluate("window.__arrived").items() if v} for page in pages]
         browser.close()
     rss.append(memory(pid)[0])
     hwm = memory(pid)[1]
@@ -317,14 +335,16 @@ def run(args, pid, url, info, setup, play, sync_playwright) -> dict:
         return {**quantiles(every), "worst_client_p95": worst, "clients": len(per_client), "missed": missed}
 
     stream_seen = [streams.seen[fd] for fd in streams.seen]
-    everyone = latencies(browser_seen + stream_seen)
+    everyone = latencies(browser_arrived + stream_seen)
     return {
+        "load_average": [round(x, 1) for x in os.getloadavg()], "cpus": os.cpu_count(),
         "ruleset": setup.ruleset, "map": setup.map, "actions": len(sent), "refused": refused[:3],
         "seconds": round(seconds, 1), "final_version_ok": final["version"] == base + len(history),
         "browsers": len(pages), "reloading_tabs": len(info["codes"]), "reading_streams": len(stream_seen),
         "stale_streams": args.stale, "storm_per_s": args.storm,
         "action_to_event_ms": everyone,
-        "action_to_event_ms_browsers": latencies(browser_seen),
+        "action_to_event_ms_browsers_arrived": latencies(browser_arrived),
+        "action_to_event_ms_browsers_drawn": latencies(browser_seen),
         "action_to_event_ms_streams": latencies(stream_seen),
         "api_state_ms": {**quantiles(poller.times), "failures": poller.failures},
         "service_rss_mb": {"max_seen": round(max(rss), 1), "high_water": round(hwm, 1)},

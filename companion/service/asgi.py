@@ -48,7 +48,9 @@ class Front:
             await send(message)
 
         await self.wsgi(scope, receive, headers_only)
-        if slot:
+        if slot and scope["method"] == "HEAD":  # the headers only: no stream to hold open
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        elif slot:
             await self.stream(slot["channel"], slot.get("game"), receive, send, scope.get("client"))
 
     async def stream(self, channel: str, game: int | None, receive, send, client) -> None:

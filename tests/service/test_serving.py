@@ -147,6 +147,13 @@ def test_a_stream_flask_refuses_is_answered_by_flask(server):
     assert server.service.hub.count == 0
 
 
+def test_a_head_request_for_a_stream_is_answered_and_holds_nothing(server):
+    request = urllib.request.Request(f"http://127.0.0.1:{server.port}/events/table", method="HEAD")
+    with urllib.request.urlopen(request, timeout=10) as r:
+        assert r.status == 200 and r.headers["Content-Type"].startswith("text/event-stream")
+    assert server.service.hub.count == 0
+
+
 def test_shutdown_ends_the_open_streams(server):
     streams = [Stream(server.port) for _ in range(10)]
     assert wait_for(lambda: server.service.hub.count == 10)
