@@ -5,6 +5,8 @@ The line always names the file, the region (when there is one) and what is wrong
 """
 from __future__ import annotations
 
+import functools
+
 from importlib import resources
 from pathlib import Path
 
@@ -16,10 +18,15 @@ FORMAT = "smallworld-map/1"
 _FLAGS = ("lost_tribe", "border", "entry", "coastal")
 
 
+@functools.lru_cache(maxsize=1)
+def _builtin_names() -> tuple[str, ...]:
+    folder = resources.files(__package__) / "boards"
+    return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json")))
+
+
 def builtin_names() -> list[str]:
     """Names of the boards shipped inside the package: 2p, 3p, 4p, 5p."""
-    folder = resources.files(__package__) / "boards"
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+    return list(_builtin_names())  # the package's files do not change while it runs
 
 
 def load(name_or_path: str) -> Board:

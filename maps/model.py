@@ -61,6 +61,7 @@ class Board:
 
     def __post_init__(self):
         object.__setattr__(self, "_by_id", {r.id: r for r in self.regions})
+        object.__setattr__(self, "_ids", tuple(r.id for r in self.regions))
 
     def __getitem__(self, region_id: int) -> Region:
         return self._by_id[region_id]
@@ -76,4 +77,4 @@ class Board:
 
     @property
     def ids(self) -> tuple[int, ...]:
-        return tuple(r.id for r in self.regions)
+        return self._ids

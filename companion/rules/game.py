@@ -14,7 +14,7 @@ import maps
 
 from . import pieces
 from . import ruleset as rulesets
-from .actions import (Abandon, Action, Attempt, Conquer, Decline, EndTurn, Pick, Redeploy, Resettle,
+from .actions import (Abandon, Action, Attempt, Conquer, Decline, Encamp, EndTurn, Pick, Redeploy, Resettle,
                       Reveal, Roll, placement)
 from .errors import IllegalAction, Reason
 from .setup import Setup
@@ -25,7 +25,14 @@ CHANCE = -1  # the "player" who acts at a chance node (a badge revealed from the
 PHASES = ("pick", "conquest", "final-roll", "redeployment", "resettlement", "over")
 
 
+# Actions that place a distribution of tokens or markers over regions: too many to list (a race
+# with 12 tokens over 6 regions has 462 redeployments), so ``legal_actions()`` gives representatives
+# of them and ``explain`` accepts any other. A ruleset's game class adds its own (``Game.PLACEMENTS``).
+PLACEMENTS: tuple[type, ...] = (Redeploy, Resettle, Encamp)
+
+
 class Game:
+    PLACEMENTS = PLACEMENTS
     # what the box holds; a ruleset's game class may say otherwise
     MARKERS_IN_BOX = pieces.MARKERS_IN_BOX
     PRIMITIVE = pieces.LOST_TRIBE  # the race that belongs to no player (Lost Tribes)
@@ -42,7 +49,7 @@ class Game:
     def __init__(self, setup: Setup, board: maps.Board | None = None):
         self.setup = setup
         self.rules = rulesets.get(setup.ruleset)
-        self.board = board if board is not None else self.rules.load_board(setup.map)
+        self.board = board if board is not None else self.rules.board(setup.map)
         self.history: list[Action] = []
         self._held_memo: dict[str, list[int]] | None = None
         self._reset()
@@ -154,11 +161,20 @@ class Game:
     def regions_of(self, race: str) -> list[int]:
         """The regions a race holds (remembered while ``legal_actions`` looks, since nothing moves then)."""
         memo = self._held_memo
-        if memo is not None and race in memo:
-            return memo[race]
-        held = [rid for rid, rs in self.regions.items() if rs.race == race and rs.tokens > 0]
-        if memo is not None:
-            memo[race] = held
+        if memo is None:
+            return [rid for rid, rs in self.regions.items() if rs.race == race and rs.tokens > 0]
+        if not memo:  # the first question: every race's regions in one pass
+            memo[""] = []
+            for rid, rs in self.regions.items():
+                if rs.race is not None and rs.tokens > 0:
+                    held = memo.get(rs.race)
+                    if held is None:
+                        memo[rs.race] = [rid]
+                    else:
+                        held.append(rid)
+        held = memo.get(race)
+        if held is None:
+            held = memo[race] = []
         return held
 
     def owner_tribe(self, region_id: int) -> Tribe | None:
@@ -208,10 +224,15 @@ class Game:
     def conquest_cost(self, tribe: Tribe, region_id: int) -> int:
         """Tokens needed to conquer the region: 2 + markers + defenders, less the tribe's discounts."""
         rs = self.regions[region_id]
-        cost = 2 + sum(rs.marker(m) for m in pieces.DEFENCE_MARKERS) + self.defenders_counted(tribe, region_id)
-        region = self.board[region_id]
-        discount = sum(t.conquest_discount(self, tribe, region) for t in self._traits(tribe))
-        return max(1, cost - discount)
+        cost = 2 + self.defenders_counted(tribe, region_id)
+        if rs.markers:
+            cost += sum(rs.marker(m) for m in pieces.DEFENCE_MARKERS)
+        return max(1, cost - self.discount(tribe, self.board[region_id]))
+
+    def discount(self, tribe: Tribe, region) -> int:
+        """Tokens fewer the tribe's race and power need to conquer ``region``."""
+        return sum(t.conquest_discount(self, tribe, region) for t in self._traits(tribe)
+                   if _overrides(t, "conquest_discount"))
 
     def defenders_counted(self, tribe: Tribe, region_id: int) -> int:
         """Defending tokens that raise the cost: "+1 additional Race token for each Lost Tribe or other
@@ -254,6 +275,15 @@ class Game:
     # ------------------------------------------------------------------ legality
     def explain(self, action: Action) -> Reason | None:
         """Why the action is illegal now, or None when it is legal."""
+        if self._held_memo is not None:
+            return self._explain(action)
+        self._held_memo = {}  # nothing moves while a question is asked
+        try:
+            return self._explain(action)
+        finally:
+            self._held_memo = None
+
+    def _explain(self, action: Action) -> Reason | None:
         if self.finished:
             return Reason("game-over", "The game is over.")
         if self.phase == "pick" and self._unrevealed() and not isinstance(action, Reveal):
@@ -292,8 +322,16 @@ class Game:
         self.history.append(action)
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action now. Placements (redeployment, resettlement, Encampments) are too many
-        to list: a few representative ones are given, and any other passes ``explain``."""
+        """Every legal action now, each once, in a stable order.
+
+        Every action that names regions, races, players, faces or counts is listed in full. The one
+        exception is a *placement* (``self.PLACEMENTS``: redeployment, resettlement, Encampments; in
+        Warcraft also Beasts and Bombs), a distribution of tokens or markers over the regions, whose
+        count grows combinatorially: representatives are listed (all in one region, for each region;
+        an even spread) and ``explain`` accepts any other. No caller needs them all: a table enters
+        its placement (the phone's redeployment form, the camera's view, a record) and ``explain``
+        checks it. ``tests/rules/differential.py`` holds this equal to asking ``explain`` of every
+        action a player could name."""
         self._held_memo = {}
         try:
             return self._legal_actions()
@@ -307,61 +345,111 @@ class Game:
             return [Reveal(p) for p in sorted(set(self.power_pile))]
         if self.phase == "resettlement":
             player, race = self.resettle_queue[0]
-            return [a for a in self._placements_for_resettle(self.tribes[race]) if self.is_legal(a)]
-        candidates: list[Action] = []
-        me = self.turn.player
-        if self.phase == "pick":
-            candidates += [Pick(slot.race) for slot in self.column]
+            return [a for a in dict.fromkeys(self._placements_for_resettle(self.tribes[race])) if self.is_legal(a)]
         if self.phase == "final-roll":
             return [Roll(face) for face in sorted(set(pieces.DIE_FACES))]
+        # (actions, whether they are known legal already): the conquests and redeployments are built
+        # legal (``_conquest_candidates``, ``_redeploy_candidates``); the rest are asked of ``explain``
+        groups: list[tuple[list[Action], bool]] = []
+        me = self.turn.player
+        if self.phase == "pick":
+            groups.append(([Pick(slot.race) for slot in self.column], False))
         active = self.active_tribe(me)
-        conquerors = [t for t in self.tribes_of(me) if t.in_decline and t.race.conquers_in_decline()]
         if self.phase in ("pick", "conquest"):
-            for tribe in conquerors:
-                candidates += self._conquest_candidates(tribe, tribe.name)
-                candidates += self._redeploy_candidates(tribe, tribe.name)
+            for tribe in self.tribes_of(me):
+                if tribe.in_decline and tribe.race.conquers_in_decline():
+                    groups.append((self._conquest_candidates(tribe, tribe.name), True))
+                    groups.append((self._redeploy_candidates(tribe, tribe.name), True))
         if self.phase == "conquest" and active is not None:
-            candidates.append(Decline())
-            candidates += self._conquest_candidates(active, None)
+            groups.append(([Decline()], False))
+            groups.append((self._conquest_candidates(active, None), True))
             if active.power.rolls_before_conquest() and self.turn.berserk_die is None:
-                candidates += [Roll(face) for face in sorted(set(pieces.DIE_FACES))]
-            candidates += self._redeploy_candidates(active, None)
+                groups.append(([Roll(face) for face in sorted(set(pieces.DIE_FACES))], False))
+            groups.append((self._redeploy_candidates(active, None), True))
             for trait in (active.race, active.power):
-                candidates += trait.legal_own_actions(self, active)
+                groups.append((trait.legal_own_actions(self, active), False))
         if self.phase == "redeployment" and active is not None:
-            candidates.append(EndTurn())
-            candidates.append(Decline())
+            groups.append(([EndTurn(), Decline()], False))
             for trait in (active.race, active.power):
-                candidates += trait.legal_own_actions(self, active)
-        seen = set()
+                groups.append((trait.legal_own_actions(self, active), False))
+        seen = set()  # the groups built legal hold no action twice, and none of another group's kind
         out = []
-        for a in candidates:
-            if a not in seen and self.is_legal(a):
-                seen.add(a)
-                out.append(a)
+        for actions, legal in groups:
+            if legal:
+                out += actions
+                continue
+            for a in actions:
+                if a not in seen and self.is_legal(a):
+                    seen.add(a)
+                    out.append(a)
         return out
 
     def _conquest_candidates(self, tribe: Tribe, race: str | None) -> list[Action]:
-        held = set(self.regions_of(tribe.name))
+        """The legal conquests, final attempts and abandons of a tribe: what ``_explain_conquer``,
+        ``_explain_attempt`` and ``_explain_abandon`` accept, with the checks that do not depend on the
+        region made once, and each region's target and cost asked once (the differential tests hold
+        this equal to asking ``explain`` of every candidate)."""
+        if self.conquering_problem(tribe) is not None:
+            return []
+        held_list = self.regions_of(tribe.name)
+        held = set(held_list)
         out: list[Action] = []
-        traits = self._traits(tribe)
-        near = None  # None: any region may be in reach
-        if held and not any(t.ignores_adjacency() for t in traits):
-            near = set().union(*(self.board[h].adjacent for h in held))
-            near |= {r.id for r in self.board if any(t.also_adjacent(self, tribe, r, held) for t in traits)}
-        for rid in self.board.ids:
-            if rid in held or (near is not None and rid not in near):
-                continue
-            out.append(Conquer(rid, race))
-            out.append(Attempt(rid, race))
+        reach = self.in_reach(tribe)
+        hand = self.hand_after_ready(tribe)
+        if hand >= 1:
+            die = (self.turn.berserk_die or 0) if tribe.active else 0
+            attempts = not (tribe.active and self.turn.berserk_die is not None) and self._may_attempt(tribe)
+            for rid in reach:
+                if rid in held or self.target_problem(tribe, rid, held) is not None:
+                    continue
+                cost = self.conquest_cost(tribe, rid)
+                if hand >= max(1, cost - die):
+                    out.append(Conquer(rid, race))
+                if attempts and 0 < cost - hand <= pieces.FINAL_ATTEMPT_MAX_SHORTFALL:
+                    out.append(Attempt(rid, race))
         if not tribe.conquered:
-            out += [Abandon(rid, race) for rid in held]
+            out += [Abandon(rid, race) for rid in held]  # (set order: what seeded simulations have always used)
         return out
 
+    def in_reach(self, tribe: Tribe) -> list[int]:
+        """The regions the tribe's conquests may target by the map's reach (adjacent, or anywhere
+        for a race entering the map or Flying), in board order; ``target_problem`` says the rest."""
+        held = set(self.regions_of(tribe.name))
+        traits = self._traits(tribe)
+        if not held or any(t.ignores_adjacency() for t in traits):
+            return [rid for rid in self.board.ids if rid not in held]
+        board = self.board
+        near = set().union(*(board[h].adjacent for h in held))
+        for t in traits:
+            if _overrides(t, "also_adjacent"):
+                near |= {r.id for r in board if t.also_adjacent(self, tribe, r, held)}
+        near |= self._reach_beyond_adjacency()
+        return sorted(near - held)
+
+    def _reach_beyond_adjacency(self) -> set[int]:
+        """Regions any race may conquer without being adjacent (none in the base game)."""
+        return set()
+
+    def _may_attempt(self, tribe: Tribe) -> bool:
+        """Whether the tribe's tokens allow a final attempt at all (a ruleset may say more)."""
+        return True
+
     def _redeploy_candidates(self, tribe: Tribe, race: str | None) -> list[Action]:
+        """Representative redeployments that ``_explain_redeploy`` accepts (the tribe-wide checks once)."""
+        _, problem = self._conquering_tribe(race)
+        if problem or self._redeploy_problem(tribe):
+            return []
         held = self.regions_of(tribe.name)
         total = self.tokens_to_redeploy(tribe)
-        return [Redeploy(p, race) for p in _spreads(held, total)]
+        spreads = _spreads(held, total)  # each region keeps one token at least, ``total`` in all
+        if self._spreads_need_check(tribe):
+            held_set = set(held)
+            spreads = [p for p in spreads if self._redeploy_placement_problem(tribe, p, held_set, total) is None]
+        return [Redeploy(p, race) for p in spreads]
+
+    def _spreads_need_check(self, tribe: Tribe) -> bool:
+        """Whether a ruleset asks more of a redeployment than one token in each region (Tauren)."""
+        return False
 
     def _placements_for_resettle(self, tribe: Tribe) -> list[Action]:
         held = self.regions_of(tribe.name)
@@ -431,7 +519,7 @@ class Game:
             return Reason("water", f"{_cap(region.describe())} is a {region.terrain}: only a Seafaring race may "
                           "conquer the Seas and the Lake.")
         defender = self.tribes.get(rs.race) if rs.race else None
-        immune = [pieces.MARKER_NAMES[m] for m in pieces.IMMUNITY_MARKERS if rs.marker(m)]
+        immune = [pieces.MARKER_NAMES[m] for m in pieces.IMMUNITY_MARKERS if rs.marker(m)] if rs.markers else ()
         if immune and (defender is None or defender.owner != tribe.owner):  # "immune to enemy conquests"
             return Reason("immune", f"{_cap(region.describe())} holds a {immune[0]} and is immune to conquest.")
         if defender is not None and defender.active and tribe.active and \
@@ -444,7 +532,7 @@ class Game:
             if not (region.entry or any(t.enters_anywhere() for t in traits)):
                 return Reason("not-entry", f"{_cap(region.describe())} is not a border region: a race entering the map "
                               "must first conquer a region on the edge of the board or on a Sea that touches it.")
-        elif not (held & region.adjacent or any(t.ignores_adjacency() for t in traits)
+        elif not (not held.isdisjoint(region.adjacent) or any(t.ignores_adjacency() for t in traits)
                   or any(t.also_adjacent(self, tribe, region, held) for t in traits)):
             return Reason("not-adjacent", f"{_cap(region.describe())} is not adjacent to any region your "
                           f"{tribe.race.title} hold.")
@@ -712,7 +800,8 @@ class Game:
         on_board = sum(self.regions[r].tokens for r in held)
         total = on_board + tribe.hand + (0 if tribe.readied else tribe.reserve)
         if tribe.active:
-            total += min(self.redeployment_bonus(tribe), self.tray(tribe.name))
+            bonus = self.redeployment_bonus(tribe)
+            total += min(bonus, self.tray(tribe.name)) if bonus else 0
             total -= min(total, sum(t.held_back_after_redeployment() for t in (tribe.race, tribe.power)))
         return total
 
@@ -720,6 +809,18 @@ class Game:
         tribe, problem = self._conquering_tribe(a.race)
         if problem:
             return problem
+        problem = self._redeploy_problem(tribe)
+        if problem:
+            return problem
+        held = set(self.regions_of(tribe.name))
+        return self._redeploy_placement_problem(tribe, a.tokens, held, self.tokens_to_redeploy(tribe))
+
+    def _redeploy_placement_problem(self, tribe: Tribe, tokens, held: set[int], total: int) -> Reason | None:
+        """Whether ``tokens`` is a placement of the tribe's ``total`` tokens over the regions it ``held``."""
+        return _placement_problem(tokens, held, total, tribe.race.title, keep_all=total >= len(held))
+
+    def _redeploy_problem(self, tribe: Tribe) -> Reason | None:
+        """Whether the tribe may redeploy now, whatever the placement."""
         if self.phase == "final-roll":
             return Reason("roll-pending", "Roll the Reinforcement Die for your final conquest attempt first.")
         if tribe.redeployed:
@@ -736,16 +837,16 @@ class Game:
             problem = self.decline_redeploy_problem(tribe)
             if problem:
                 return problem
-        held = set(self.regions_of(tribe.name))
-        total = self.tokens_to_redeploy(tribe)
-        return _placement_problem(a.tokens, held, total, tribe.race.title, keep_all=total >= len(held))
+        return None
 
     def _do_redeploy(self, a: Redeploy) -> None:
         tribe, _ = self._conquering_tribe(a.race)
         self._ready(tribe)
-        if tribe.active and self.regions_of(tribe.name):
-            tribe.hand += min(self.redeployment_bonus(tribe), self.tray(tribe.name))
-        for rid in self.regions_of(tribe.name):
+        held = self.regions_of(tribe.name)
+        if tribe.active and held:
+            bonus = self.redeployment_bonus(tribe)
+            tribe.hand += min(bonus, self.tray(tribe.name)) if bonus else 0
+        for rid in held:
             tribe.hand += self.regions[rid].tokens
             self.regions[rid].tokens = 0
         placed = dict(a.tokens)
@@ -757,7 +858,7 @@ class Game:
                     self._empty_region(rid)  # Amazons short of tokens: "leave one per region if possible"
         tribe.hand -= sum(placed.values())
         if tribe.active:
-            held_back = tribe.hand if self.regions_of(tribe.name) else 0
+            held_back = tribe.hand if placed else 0  # (the regions placed into are the race's regions now)
             tribe.reserve += held_back
             tribe.hand -= held_back
         tribe.conquests_over = True
@@ -790,12 +891,14 @@ class Game:
         me = self.turn.player
         tribe = self.active_tribe(me)
         if self.phase == "redeployment":  # Stout: after a turn of conquests, after scoring
-            self._score(me)
+            with self._still():
+                self._score(me)
             self._go_into_decline(tribe)
         else:
             self.turn.declined = True
             self._go_into_decline(tribe)
-            self._score(me)
+            with self._still():
+                self._score(me)
         self._finish_turn()
 
     def _go_into_decline(self, tribe: Tribe) -> None:
@@ -844,7 +947,8 @@ class Game:
         return None
 
     def _do_end(self, a: EndTurn) -> None:
-        self._score(self.turn.player)
+        with self._still():
+            self._score(self.turn.player)
         self._finish_turn()
 
     def _score(self, seat: int) -> None:
@@ -867,19 +971,26 @@ class Game:
                               "total": total})
 
     def _finish_turn(self) -> None:
+        with self._still():
+            self._queue_resettlement()
+        if self.resettle_queue:
+            self.phase = "resettlement"
+        else:
+            self._next_turn()
+
+    def _still(self):
+        """A ``with`` block in which no region changes: ``regions_of`` is remembered."""
+        return _Still(self)
+
+    def _queue_resettlement(self) -> None:
         me = self.turn.player
         n = len(self.players)
         self.resettle_queue = []
         for seat in [(me + k) % n for k in range(1, n + 1)]:
             for tribe in self.tribes_of(seat):
-                held = self.regions_of(tribe.name)
-                if held and (tribe.hand > 0 or tribe.power.resettles_markers(self, tribe) and tribe.active
-                             and seat != me):
+                if (tribe.hand > 0 or tribe.power.resettles_markers(self, tribe) and tribe.active and seat != me) \
+                        and self.regions_of(tribe.name):
                     self.resettle_queue.append((seat, tribe.name))
-        if self.resettle_queue:
-            self.phase = "resettlement"
-        else:
-            self._next_turn()
 
     def _explain_resettle(self, a: Resettle) -> Reason | None:
         if self.phase != "resettlement":
@@ -1005,10 +1116,46 @@ def _spreads(held: list[int], total: int) -> list:
     if total < len(held):
         return [placement({r: 1 for r in held[:total]})]
     extra = total - len(held)
-    out = [placement({r: 1 + (extra if r == target else 0) for r in held}) for r in held for target in [r]]
+    order = sorted(held)
+    ones = [(r, 1) for r in order]
+    if not extra:
+        return [tuple(ones)]
+    out = []
+    for i, r in enumerate(order):
+        spread = list(ones)
+        spread[i] = (r, 1 + extra)
+        out.append(tuple(spread))
     even = {r: 1 + extra // len(held) + (1 if i < extra % len(held) else 0) for i, r in enumerate(held)}
     out.append(placement(even))
-    return out
+    return list(dict.fromkeys(out))  # the even spread may be one of the others
+
+
+class _Still:
+    def __init__(self, game: Game):
+        self.game = game
+        self.owner = False
+
+    def __enter__(self):
+        if self.game._held_memo is None:
+            self.game._held_memo = {}
+            self.owner = True
+
+    def __exit__(self, *exc):
+        if self.owner:
+            self.game._held_memo = None
+
+
+_OVERRIDES: dict[tuple[type, str], bool] = {}
+
+
+def _overrides(trait, hook: str) -> bool:
+    """Whether a race or power answers ``hook`` itself (the neutral answer is never worth asking)."""
+    key = (type(trait), hook)
+    known = _OVERRIDES.get(key)
+    if known is None:
+        from .traits import Trait
+        known = _OVERRIDES[key] = getattr(type(trait), hook) is not getattr(Trait, hook)
+    return known
 
 
 def _placement_problem(tokens, held: set[int], total: int, title: str, keep_all: bool) -> Reason | None:

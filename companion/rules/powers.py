@@ -136,7 +136,9 @@ class DragonMaster(Power):
         game.place_marker(action.region, pieces.DRAGON)
 
     def legal_own_actions(self, game, tribe):
-        return [DragonConquer(rid) for rid in game.board.ids]
+        if game.turn.dragon_used:
+            return []
+        return [DragonConquer(rid) for rid in game.in_reach(tribe)]
 
 
 class Flying(Power):

@@ -131,7 +131,9 @@ class Sorcerers(Race):
         game.take_region(tribe, action.region, tokens=0, from_tray=1, defender_loses_all=True)
 
     def legal_own_actions(self, game, tribe):
-        return [Convert(rid) for rid in game.board.ids if game.regions[rid].tokens == 1]
+        held = set(game.regions_of(tribe.name))
+        near = set().union(*(game.board[h].adjacent for h in held)) if held else set()
+        return [Convert(rid) for rid in sorted(near - held) if game.regions[rid].tokens == 1]
 
 
 class Tritons(Race):

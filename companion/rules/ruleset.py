@@ -57,6 +57,17 @@ class Ruleset:
         """The map a record's ``"map"`` names (raises ``maps.MapError``)."""
         return maps.load(name)
 
+    def board(self, name: str) -> maps.Board:
+        """``load_board(name)``, read once per process for a shipped map (boards never change; a
+        file path is read each time, since the table may correct it)."""
+        if not self.shipped_map(name):
+            return self.load_board(name)
+        key = (self.name, name)
+        board = _SHIPPED_BOARDS.get(key)
+        if board is None:
+            board = _SHIPPED_BOARDS[key] = self.load_board(name)
+        return board
+
     def map_names(self) -> list[str]:
         """The shipped maps, for a setup form."""
         return maps.builtin_names()
@@ -83,6 +94,7 @@ class Ruleset:
 
 
 RULESETS: dict[str, Ruleset] = {}
+_SHIPPED_BOARDS: dict[tuple[str, str], maps.Board] = {}
 
 
 def register(ruleset: Ruleset) -> Ruleset:

@@ -10,7 +10,7 @@ from ..actions import Decline, Roll
 from ..errors import Reason, RecordError
 from ..game import CHANCE, Game, _cap
 from . import pieces
-from .actions import Detonate, Discover, Enlist, Form, Herd, Place, Side, Steal, Use, Values
+from .actions import Detonate, Discover, Enlist, Form, Herd, Place, PlaceBombs, Side, Steal, Use, Values
 from .fees import ATTACK, CONQUEST, POWER
 
 
@@ -60,6 +60,7 @@ PENDING_ACTIONS = {"values": Values, "discover": Discover, "detonate": Detonate,
 
 
 class WarcraftGame(Game):
+    PLACEMENTS = Game.PLACEMENTS + (Herd, PlaceBombs)
     MARKERS_IN_BOX = pieces.MARKERS_IN_BOX
     PRIMITIVE = pieces.MURLOC
     PRIMITIVE_TOKENS = pieces.MURLOC_TOKENS
@@ -265,7 +266,7 @@ class WarcraftGame(Game):
         cost = 2 + sum(rs.marker(m) for m in pieces.DEFENCE_MARKERS) + (rs.tokens if rs.race else 0)
         if not adjacent:
             cost += self.travel_cost(tribe, region)
-        discount = sum(t.conquest_discount(self, tribe, region) for t in self._traits(tribe))
+        discount = self.discount(tribe, region)
         if item == "frostmourne":
             discount += 2
         cost = max(1, cost - discount)
@@ -464,7 +465,7 @@ class WarcraftGame(Game):
                                                 for r in self.regions_of(tribe.name))
 
     # ------------------------------------------------------------------ legality and input
-    def explain(self, action) -> Reason | None:
+    def _explain(self, action) -> Reason | None:
         if not self.finished and self.wc.pending:
             kind, arg = self.wc.pending[0]
             if not isinstance(action, PENDING_ACTIONS[kind]):
@@ -475,7 +476,7 @@ class WarcraftGame(Game):
                 return Reason("input-first", f"First say {what}.")
             return getattr(self, f"_explain_{action.act}")(action)
         if self.finished:
-            return super().explain(action)
+            return super()._explain(action)
         if self.phase == "resettlement" and isinstance(action, (Herd, Place)):
             return self._explain_put_back(action)
         if self.phase == "conquest" and not isinstance(action, (Form, Decline)):
@@ -485,7 +486,7 @@ class WarcraftGame(Game):
                 # or Worgen form": before anything else of the turn (going into decline ends their turns)
                 return Reason("form-first", "The Worgen choose their form (human or Worgen) at the beginning of "
                               "their turn, before anything else.")
-        return super().explain(action)
+        return super()._explain(action)
 
     # pieces put back while resettling ----------------------------------------------------------------
     def _explain_put_back(self, a) -> Reason | None:
@@ -552,6 +553,8 @@ class WarcraftGame(Game):
                 out += [Place(pieces.CHAMPION, rid) for rid in held]
             return out
         tribe = self.active_tribe(me)
+        if tribe is not None and self.phase == "conquest" and tribe.race.needs_form() and self.wc.turn.form is None:
+            return [a for a in out if isinstance(a, (Form, Decline))]  # "At the beginning of each of their turns"
         if tribe is not None and self.phase == "conquest":
             for item in ("ashes-of-alar", "doomhammer", "frostmourne"):
                 if self.controls(tribe, item):
@@ -867,21 +870,28 @@ class WarcraftGame(Game):
         bonus = super().redeployment_bonus(tribe)
         return bonus + (1 if self.controls(tribe, "spirit-healer") else 0)
 
-    def _explain_redeploy(self, a):
-        problem = super()._explain_redeploy(a)
-        if problem is None:
-            tribe, _ = self._conquering_tribe(a.race)
-            keep = tribe.race.min_tokens_per_region()
-            total = self.tokens_to_redeploy(tribe)
-            if keep > 1 and total >= keep * len(self.regions_of(tribe.name)) and any(n < keep for _, n in a.tokens):
-                return Reason("tauren-alone", "Never leave a Tauren token alone: at least 2 in each region.")
+    def _redeploy_placement_problem(self, tribe, tokens, held, total):
+        problem = super()._redeploy_placement_problem(tribe, tokens, held, total)
+        keep = tribe.race.min_tokens_per_region()
+        if problem is None and keep > 1 and total >= keep * len(held) and any(n < keep for _, n in tokens):
+            return Reason("tauren-alone", "Never leave a Tauren token alone: at least 2 in each region.")
         return problem
+
+    def _reach_beyond_adjacency(self) -> set[int]:
+        """Entry Regions: "any Entry Region of any board, paying the +1 Token cost"."""
+        return {r.id for r in self.board if r.entry}
+
+    def _spreads_need_check(self, tribe) -> bool:
+        return tribe.race.min_tokens_per_region() > 1
+
+    def _may_attempt(self, tribe) -> bool:
+        return self._race_hand_after_ready(tribe) >= tribe.race.min_tokens_per_region()
 
     def _explain_attempt(self, a):
         problem = super()._explain_attempt(a)
         if problem is None:
             tribe, _ = self._conquering_tribe(a.race)
-            if self._race_hand_after_ready(tribe) < tribe.race.min_tokens_per_region():
+            if not self._may_attempt(tribe):
                 return Reason("tauren-alone", "A Tauren token never occupies a region alone: a final conquest "
                               "attempt needs at least 2 tokens.")
         return problem

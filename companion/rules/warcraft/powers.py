@@ -221,6 +221,9 @@ class Intimidating(WarcraftPower):
             if action.to not in others and (action.to or others):
                 return Reason("intimidate-to", f"The token moves to another region of the {victim.race.title} "
                               "(0, discarded, only when they have none).")
+        elif action.to:  # "Murlocs are always discarded"; a Wall or a Fort "is discarded" first
+            return Reason("intimidate-to", "Nothing moves to another region: a Murloc is discarded, a Wisp Wall "
+                          "or a Fort is discarded before any token moves (write 0).")
         return None
 
     def apply_action(self, game, tribe, action):
@@ -260,7 +263,8 @@ class Intimidating(WarcraftPower):
         out = []
         for rid in sorted(near - held):
             victim = game.owner_tribe(rid)
-            others = [r for r in game.regions_of(victim.name) if r != rid] if victim else []
+            others = [r for r in game.regions_of(victim.name) if r != rid] if victim and not \
+                _wall(game.regions[rid]) else []
             out += [Intimidate(rid, to) for to in others] or [Intimidate(rid, 0)]
         return out
 

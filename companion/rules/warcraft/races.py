@@ -152,7 +152,7 @@ class Humans(WarcraftRace):
         problem = game.placement_problem(tribe, "Military Objectives are placed")
         if problem:
             return problem
-        if len(action.regions) > 2 or len(set(action.regions)) != len(action.regions):
+        if not 1 <= len(action.regions) <= 2 or len(set(action.regions)) != len(action.regions):
             return Reason("objectives", "Place the 2 Military Objectives in up to 2 different regions.")
         for rid in action.regions:  # "in up to 2 different non-Alliance regions": a Sea or a Lake is a Region
             if rid not in game.board:
