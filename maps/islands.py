@@ -12,6 +12,8 @@ island name or an island file path. Region ``r`` of the ``k``-th island (from 1)
 """
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 from importlib import resources
 
@@ -56,9 +58,14 @@ class Island:
     source: str = ""
 
 
-def builtin_names() -> list[str]:
+@functools.lru_cache(maxsize=1)
+def _builtin_names() -> tuple[str, ...]:
     folder = resources.files(__package__) / "islands"
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+    return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json")))
+
+
+def builtin_names() -> list[str]:
+    return list(_builtin_names())  # the package's files do not change while it runs
 
 
 def load_island(name_or_path: str) -> Island:
@@ -99,8 +106,8 @@ def parse_island(text: str, source: str = "<island>") -> Island:
         water = r["terrain"] in ("sea", "lake")
         if water and (symbols or any(r.get(f, False) for f in _FLAGS)):
             raise fail(f"a {r['terrain']} carries no symbol, anchor, Murloc or size icon", rid)
-        if r.get("murloc") and r["terrain"] == "mountain":
-            raise fail("a Murloc cannot start on a Mountain in this format (it holds the Mountain marker)", rid)
+        # a Murloc on a Mountain is allowed: "Place a Murloc token on each Region of the map featuring a
+        # Murloc symbol" and "Put a Mountain token on each Region of the map featuring a Mountain" both apply
         by_id[rid] = r
     for rid, r in by_id.items():
         fields.listed_back(rid, r["adjacent"], lambda o: by_id[o]["adjacent"], fail)

@@ -44,10 +44,57 @@ def test_guided_entry_writes_an_island_the_loader_accepts(capsys, tmp_path, monk
     assert "answer y or n" in out
 
 
-def test_guided_entry_refuses_an_inconsistent_board(capsys, tmp_path, monkeypatch):
-    answers = "\n".join(["x", "S", "2", "fields", "", "y", "n", "y", "2", "hill", "", "n", "n", "n", "1 1"]) + "\n"
-    code, _, err = run(capsys, "islands", "new", str(tmp_path / "x.json"), stdin=answers, monkeypatch=monkeypatch)
-    assert code == 2 and "adjacent lists a region twice" in err and not (tmp_path / "x.json").exists()
+def test_guided_entry_asks_again_for_a_bad_border_and_keeps_borders_two_way(capsys, tmp_path, monkeypatch):
+    answers = "\n".join(["x", "S", "2", "fields", "", "y", "n", "y", "2",
+                          "hill", "", "n", "n", "n", "1 1", "2", ""]) + "\n"  # twice, itself, then the default
+    path = tmp_path / "x.json"
+    code, out, _ = run(capsys, "islands", "new", str(path), stdin=answers, monkeypatch=monkeypatch)
+    assert code == 0, out
+    assert "a region is named twice" in out and "region 2 cannot border itself" in out
+    assert "neighbouring regions (numbers) [1]" in out  # region 1 said it borders 2
+    assert islands.load_island(str(path)).regions[1]["adjacent"] == [1]
+    assert not (tmp_path / "x.json.draft").exists()
+
+
+def test_guided_entry_is_saved_as_you_go_and_goes_on_where_it_stopped(capsys, tmp_path, monkeypatch):
+    path = tmp_path / "ours.json"
+    first = "\n".join(["ours", "M", "3", "fields", "magic", "y", "n", "y", "2 3"]) + "\n"  # stops after region 1
+    code, _, err = run(capsys, "islands", "new", str(path), stdin=first, monkeypatch=monkeypatch)
+    assert code == 2 and "answers given so far are kept" in err and err.count("\n") == 1
+    assert not path.exists() and json.loads((tmp_path / "ours.json.draft").read_text())["regions"][0]["id"] == 1
+    rest = "\n".join(["hill", "", "n", "y", "n", "", "mountain", "", "y", "y", "n", ""]) + "\n"
+    code, out, _ = run(capsys, "islands", "new", str(path), stdin=rest, monkeypatch=monkeypatch)
+    assert code == 0, out
+    assert "going on from" in out and "1 of 3 regions entered" in out
+    isl = islands.load_island(str(path))
+    assert [r["adjacent"] for r in isl.regions] == [[2, 3], [1], [1]]
+    assert isl.regions[2]["murloc"] and isl.regions[2]["terrain"] == "mountain"  # a Murloc on a Mountain
+    assert "  3 Mountain  anchor, Murloc" in out  # the island is drawn
+    assert "  1  .  #  #" in out
+
+
+def test_a_finished_island_the_loader_refuses_is_kept_and_one_region_edited(capsys, tmp_path, monkeypatch):
+    path = tmp_path / "ours.json"
+    answers = "\n".join(["ours", "S", "2", "fields", "", "n", "n", "y", "2", "hill", "", "n", "n", "n", ""]) + "\n"
+    code, out, err = run(capsys, "islands", "new", str(path), stdin=answers, monkeypatch=monkeypatch)
+    assert code == 2 and "no Entry Region" in err and "companion islands edit" in err and err.count("\n") == 1
+    assert "island 'ours', size S, 2 regions" in out and not path.exists()
+    edit = "\n".join(["", "", "y", "", "", ""]) + "\n"  # region 2: keep all but the anchor
+    code, out, _ = run(capsys, "islands", "edit", str(path), "2", stdin=edit, monkeypatch=monkeypatch)
+    assert code == 0, out
+    assert islands.load_island(str(path)).regions[1] == {"id": 2, "terrain": "hill", "entry": True, "adjacent": [1]}
+    assert not (tmp_path / "ours.json.draft").exists()
+    code, out, _ = run(capsys, "islands", "show", str(path))
+    assert code == 0 and "  2 Hill      anchor" in out
+    code, _, err = run(capsys, "islands", "edit", str(path), "7", stdin="", monkeypatch=monkeypatch)
+    assert code == 2 and "region 7 is not entered yet" in err
+
+
+def test_new_does_not_overwrite_an_island(capsys, tmp_path, monkeypatch):
+    path = tmp_path / "ours.json"
+    path.write_text("{}")
+    code, _, err = run(capsys, "islands", "new", str(path), stdin="x\n", monkeypatch=monkeypatch)
+    assert code == 2 and "exists" in err and path.read_text() == "{}"
 
 
 def test_values_file_is_kept_and_checked(capsys, tmp_path):
