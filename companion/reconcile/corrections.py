@@ -52,6 +52,18 @@ class Corrections:
                 self.resettles[action.race] = (index, holding(g, action.race))
                 self.evidence.restart(action.race)
 
+    def undone(self, length: int) -> None:
+        """The game was taken back to its first ``length`` actions: the redeployments, Heroes and
+        resettlements kept from there on are gone, and what the table enters by hand in their place
+        is not the camera's to amend (it amended a redeployment entered so back to its misread)."""
+        gone = {race for race, i in self.redeploys.items() if i >= length}
+        gone |= {race for race, kept in self.resettles.items() if kept[0] >= length}
+        self.redeploys = {race: i for race, i in self.redeploys.items() if i < length}
+        self.heroes = {race: i for race, i in self.heroes.items() if i < length}
+        self.resettles = {race: kept for race, kept in self.resettles.items() if kept[0] < length}
+        for race in gone:  # the counts read since tell about a step no longer in the game
+            self.evidence.restart(race)
+
     def lighter_for_conquests(self, game: Game, seen: View, previous: View,
                                skip: set[int]) -> list[tuple[int, Action]]:
         """A race of the player at play seen on a region the game says it has too few tokens to

@@ -131,6 +131,11 @@ class Follower:
         self.question = Question("Two moves fit what the camera sees: which one was played?", options)
         return Outcome(alerts=self.standing.values(), question=self.question)
 
+    @property
+    def declared(self) -> int | None:
+        """The region of a final conquest attempt declared and still waiting for its die."""
+        return self.hints.target
+
     def die(self, game: Game, face: int) -> Outcome:
         """The Reinforcement Die was rolled (button, scoring box or a typed face)."""
         target = self.hints.target
@@ -286,6 +291,12 @@ class Follower:
         """After a manual action (a correction entered by hand): the game is the truth again."""
         self.hints = Hints()
         self.question = None
+
+    def undone(self, length: int) -> None:
+        """The game was taken back to its first ``length`` actions (an undo): a question asked of the
+        game before is void, and the steps kept from there on are gone (see ``Corrections.undone``)."""
+        self.question = None
+        self.corrections.undone(length)
 
     def _do(self, game: Game, actions: list[Action]) -> Outcome:
         self._used(actions, game)

@@ -271,9 +271,10 @@ class GameOwner:
             if isinstance(action, views.CONQUESTS):
                 self._raise_alert(action, seat, reason, source)
             return Outcome(422, reason.code, wording.refusal(game, reason.code, reason.sentence, seat))
-        self._accept(action, source)
         if source != "camera":
             self.follower.resync()  # a correction by hand: the game is the truth the camera follows
+            self.question = self._asked = None  # ... and the camera's question went with it
+        self._accept(action, source)
         return Outcome(200, "ok", self._log[-1]["text"], {"seq": len(game.history)})
 
     def _redeployed_first(self, action: A.Action) -> bool:
@@ -342,13 +343,18 @@ class GameOwner:
         if face is None:
             face = roll_die(random.Random(f"{self.stored.die_seed}:{len(game.history)}"))
         reason = game.explain(A.Roll(0))
+        # the camera's table: the die may come before the target shows on the board; and a final
+        # attempt declared takes the die (a Berserk race's roll is legal without it; the Ghouls in
+        # decline attempt theirs before their player picks)
+        if self.follower.declared is not None or (
+                reason is not None and game.phase == "conquest" and game.current_player >= 0):
+            outcome = self._camera(self.follower.die(game, face), item.source, f"The die shows {face}.")
+            return dataclasses.replace(outcome, data={**outcome.data, "die": face})
         if reason is not None:
-            if game.phase == "conquest" and game.current_player >= 0:
-                # the camera's table: the die may come before the target shows on the board
-                return self._camera(self.follower.die(game, face), item.source, f"The die shows {face}.")
             return Outcome(409, "no-roll-due", "No Reinforcement Die roll is due now: "
                            "it follows a final conquest attempt (or comes before a Berserk conquest).")
-        return self._play(A.Roll(face), item.seat, item.source)
+        outcome = self._play(A.Roll(face), item.seat, item.source)
+        return dataclasses.replace(outcome, data={**outcome.data, "die": face})  # the face the table sees
 
     def _camera(self, out, source: str, sentence: str = "") -> Outcome:
         """Apply what reconciliation explained (each action stored before it is shown); keep its alerts
@@ -396,6 +402,8 @@ class GameOwner:
             game.apply(last)
             raise
         self._remember_values(before, "undo")
+        self.follower.undone(len(game.history))
+        self.question = self._asked = None  # asked of the game before the undo
         undone = self._log.pop() if self._log else None
         self._publish()
         text = undone["text"] if undone else last.notation()
