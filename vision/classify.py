@@ -195,8 +195,8 @@ class Classified:
 def classify(model: Model, features: np.ndarray, neighbours: int = 1, areas: np.ndarray | None = None,
              size_weight: float = 0.0) -> Classified:
     """The nearest enrolled label for each feature vector (rows of ``features``); with ``areas`` (each
-    token's area in mm²) and a model that measured its kinds' sizes, a kind whose size differs is farther
-    by ``size_weight`` times the squared log of the ratio."""
+    token's area in mm²) and a model that measured its kinds' sizes, a kind whose size differs is farther:
+    its distance grows by ``size_weight`` times the squared log of the ratio, as a share."""
     if len(features) == 0:
         return Classified((), np.zeros(0), np.zeros(0))
     q = model.project(features)
@@ -216,7 +216,7 @@ def classify(model: Model, features: np.ndarray, neighbours: int = 1, areas: np.
     if areas is not None and model.areas is not None and size_weight > 0:
         known = model.areas > 0
         ratio = np.log(np.maximum(np.asarray(areas, np.float32)[:, None], 1.0) / np.maximum(model.areas[None], 1.0))
-        per_class = per_class + size_weight * np.where(known[None], ratio * ratio, 0.0).astype(np.float32)
+        per_class = per_class * (1 + size_weight * np.where(known[None], ratio * ratio, 0.0)).astype(np.float32)
     order = np.argsort(per_class, 1, kind="stable")
     best = per_class[np.arange(len(q)), order[:, 0]]
     second = per_class[np.arange(len(q)), order[:, 1]] if n_labels > 1 else best * 4 + 1

@@ -53,7 +53,11 @@ class Reference:
         k = np.ones((3, 3), np.uint8)
         self.low, self.high = cv2.erode(self.image, k), cv2.dilate(self.image, k)
         # Per-pixel difference (sum over channels) that counts as a change, before exposure gain.
-        self.limit = ((self.image.astype(np.float32).mean(2) + 12.0) * 3 * settings.diff_threshold)
+        scale = (self.image.astype(np.float32).mean(2) + 12.0) * 3
+        self.limit = scale * settings.diff_threshold
+        h, w = self.image.shape[:2]
+        self.half = cv2.resize(self.image, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        self.half_scale = (self.half.astype(np.float32).mean(2) + 12.0) * 3
         # Where the lamp blinds the camera, a token's colours cannot be trusted.
         self.blinded = cv2.integral((self.image.max(2) >= settings.saturated).astype(np.uint8))
         self.glare = _glare(settings, raster, self.image) if settings.glare_correction else None
@@ -122,23 +126,26 @@ def _light(settings: Settings, frame: np.ndarray, reference: Reference) -> np.nd
     return fit if np.abs(fit / overall - 1).max() > settings.light_tolerance else overall
 
 
-def relit(g: np.ndarray, image: np.ndarray) -> np.ndarray:
-    """``image`` with the change of light ``g`` (from ``_light``) undone: as under the reference's lamp."""
+def relit(g: np.ndarray, *images: np.ndarray) -> list[np.ndarray]:
+    """``images`` with the change of light ``g`` (from ``_light``) undone: as under the reference's lamp."""
     if g.ndim == 1:
         lut = np.clip(np.arange(256, dtype=np.float32)[:, None] / np.maximum(g, 1e-3)[None, :] + 0.5, 0, 255)
-        return cv2.LUT(image, lut.astype(np.uint8).reshape(256, 1, 3))
-    h, w = image.shape[:2]
+        lut = lut.astype(np.uint8).reshape(256, 1, 3)
+        return [cv2.LUT(image, lut) for image in images]
+    h, w = images[0].shape[:2]
     inverse = cv2.resize(1.0 / np.maximum(g, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
-    return cv2.multiply(image, inverse, dtype=cv2.CV_8U)
+    return [cv2.multiply(image, inverse, dtype=cv2.CV_8U) for image in images]
 
 
-def changed(settings: Settings, reference: Reference, rectified: np.ndarray, light=None) -> np.ndarray:
+def changed(settings: Settings, reference: Reference, rectified: np.ndarray, light=None,
+            level: np.ndarray | None = None) -> np.ndarray:
     """Pixels whose colour differs from the reference by more than ``settings.diff_threshold`` (uint8 0/1).
-    ``light``: the change of light already measured (``_light``)."""
+    ``light``: the change of light already measured (``_light``); ``level``: the blurred frame relit by it."""
     frame = cv2.blur(rectified, (3, 3))
     g = _light(settings, frame, reference) if light is None else light
     # Undo the change of light on the frame, then measure how far it leaves the board's envelope.
-    level = relit(g, frame)
+    if level is None:
+        level, = relit(g, frame)
     out = cv2.add(cv2.subtract(level, reference.high), cv2.subtract(reference.low, level))
     total = cv2.transform(out, np.ones((1, 3), np.float32))
     gain = float(np.mean(g))
@@ -159,15 +166,54 @@ def _shadow(reference: Reference, level: np.ndarray, mask: np.ndarray) -> np.nda
     return (mask > 0) & (hi < 0.97) & (lo > 0.25) & (hi < lo * 1.15)
 
 
+def _with_faint(settings: Settings, reference: Reference, blurred: np.ndarray, mask: np.ndarray,
+                token_area: float) -> np.ndarray:
+    """The mask with the fragments of one faint piece joined: their convex hull.
+
+    A large piece printed in nearly the board's colour (a Mountain on Mountain terrain) differs clearly
+    only at its snow cap and rim; its body differs faintly but everywhere (it hides the board's texture).
+    The difference averaged over a few millimetres shows the whole body; clear fragments that one such
+    faint area joins are one piece. Parts narrower than the window (printed lines that moved a pixel)
+    are dropped; a clear blob alone in its faint area is left as it is (its outline, necks and all).
+    Measured at half size (the window is wide)."""
+    h, w = mask.shape
+    half = cv2.resize(blurred, (reference.half.shape[1], reference.half.shape[0]), interpolation=cv2.INTER_AREA)
+    rel = cv2.transform(cv2.absdiff(half, reference.half), np.ones((1, 3), np.float32)) / reference.half_scale
+    k = max(3, settings.faint_window // 2 | 1)
+    faint = (cv2.blur(rel, (k, k)) > settings.faint_threshold).astype(np.uint8)
+    faint = cv2.erode(faint, np.ones((k, k), np.uint8))
+    faint = cv2.resize(faint, (w, h), interpolation=cv2.INTER_NEAREST) | mask
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(faint, connectivity=8)
+    ns, strong = cv2.connectedComponents(mask, connectivity=8)
+    owner = np.zeros(ns, np.int32)
+    sel = mask > 0
+    owner[strong[sel]] = labels[sel]  # the faint area each clear blob lies in
+    counts = np.bincount(owner[1:], minlength=n)
+    out = mask.copy()
+    for j in np.nonzero(counts >= 2)[0]:
+        if j == 0:
+            continue
+        x, y, w, h = stats[j, :4]
+        pts = cv2.findNonZero(((labels[y:y + h, x:x + w] == j) & (mask[y:y + h, x:x + w] > 0)).astype(np.uint8))
+        hull = cv2.convexHull(pts)
+        # No larger than the largest piece, and clearly changed in a good part of it (not specks of noise).
+        if len(pts) >= 0.25 * token_area and cv2.contourArea(hull) <= settings.faint_tokens * token_area:
+            cv2.fillPoly(out, [hull + [x, y]], 1)
+    return out
+
+
 def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> Detection:
     """Blobs that differ from the empty board, assigned to regions; occluded regions."""
     raster = reference.raster
     s = raster.px_per_mm
-    light = _light(settings, cv2.blur(rectified, (3, 3)), reference)
-    level = relit(light, rectified)
-    mask = changed(settings, reference, rectified, light)
+    blurred = cv2.blur(rectified, (3, 3))
+    light = _light(settings, blurred, reference)
+    level, blurred = relit(light, rectified, blurred)
+    mask = changed(settings, reference, rectified, light, blurred)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    if settings.faint_threshold > 0:
+        mask = _with_faint(settings, reference, blurred, mask, (raster.geometry.token_mm * s) ** 2 * 0.75)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     hulls = [cv2.convexHull(c) for c in contours]
     areas = np.array([cv2.contourArea(hull) for hull in hulls])
@@ -192,6 +238,8 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
         else:
             filled = np.zeros((bh, bw), np.uint8)
             cv2.drawContours(filled, [contour - [x, y]], -1, 1, -1)
+            if cv2.countNonZero(filled) < settings.solid * area:  # fragments of one faint piece, not a neck
+                filled = sub
             parts = [_part(p, x, y) for p in _pieces(settings, filled, token_area)]
         parts = [p for p in parts if p is not None]
         for part, c in parts:

@@ -17,7 +17,13 @@ VALUE_BINS = 8
 ANGLES = 16
 RADII = (0.3, 0.55, 0.8)
 HARMONICS = 5
-SIZE = 3 * 6 + HUE_BINS + 1 + VALUE_BINS + len(RADII) * 3 * HARMONICS
+# The emblem: brightness on small circles around the token's centre (its radial profile and the
+# strength of its angular patterns): what tells apart in-decline sides printed in the same grey.
+EMBLEM_RADII = (0.1, 0.18, 0.26, 0.34, 0.42, 0.5)
+EMBLEM_ANGLES = 24
+EMBLEM_HARMONICS = 7
+SIZE = (3 * 6 + HUE_BINS + 1 + VALUE_BINS + len(RADII) * 3 * HARMONICS
+        + len(EMBLEM_RADII) * (1 + EMBLEM_HARMONICS))
 
 
 _KERNEL = np.ones((3, 3), np.uint8)
@@ -92,7 +98,23 @@ def batch_features(patches: np.ndarray, masks: np.ndarray) -> np.ndarray:
     ring_vals = opp[:, polar].reshape(n, len(RADII), ANGLES, 3)
     spec = np.abs(np.fft.rfft(ring_vals, axis=2))[:, :, 1:HARMONICS + 1] / ANGLES
     out.append(spec.reshape(n, -1) * 0.8)
+    out.append(_emblem(smooth[..., :].mean(2).reshape(n, s, s), cx, cy))
     return np.concatenate(out, 1).astype(np.float32)
+
+
+def _emblem(lum: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
+    """Relative brightness on circles around each token's centre (bilinear): per circle its mean and the
+    magnitudes of its first angular harmonics (unchanged by turning the token)."""
+    n, s = lum.shape[:2]
+    a = np.arange(EMBLEM_ANGLES) * 2 * np.pi / EMBLEM_ANGLES
+    r = np.array(EMBLEM_RADII)[:, None] * s
+    dx, dy = (r * np.cos(a)).ravel().astype(np.float32), (r * np.sin(a)).ravel().astype(np.float32)
+    mx = (cx[:, None] + dx[None]).astype(np.float32)
+    my = (cy[:, None] + dy[None]).astype(np.float32) + (np.arange(n) * s)[:, None].astype(np.float32)
+    vals = cv2.remap(lum.reshape(n * s, s).astype(np.float32), mx, my, cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE).reshape(n, len(EMBLEM_RADII), EMBLEM_ANGLES)
+    spec = np.abs(np.fft.rfft(vals, axis=2))[:, :, 1:EMBLEM_HARMONICS + 1] / EMBLEM_ANGLES
+    return np.concatenate([vals.mean(2), spec.reshape(n, -1)], 1)
 
 
 def token_features(patch: np.ndarray, mask: np.ndarray, size: int = 24) -> np.ndarray:

@@ -23,11 +23,15 @@ class Settings:
     # detection
     diff_threshold: float = 0.07    # relative colour difference to the empty board that marks a token
     edge_threshold: float = 0.0     # new edge strength, relative to brightness, that marks a token (0: off)
+    faint_threshold: float = 0.035  # mean relative difference over a window that extends a token (0: off)
+    faint_window: int = 7           # side of that window, px
+    faint_tokens: float = 3.5       # fragments joined by a faint area are one piece up to this many tokens' area
     light_cells: tuple = (6, 8)     # rows, columns of the grid on which a change of light is measured
     light_tolerance: float = 0.04   # cells within this of the overall gain: one gain for the whole board
     min_token_share: float = 0.3    # blobs smaller than this share of a token are noise
     split_at: float = 1.5           # a blob this many tokens large is looked at for touching pieces
     core_share: float = 0.45        # a piece's core lies this share of a token's radius inside its outline
+    solid: float = 0.8              # a blob filling less of its hull is fragments of one piece (cut as its hull)
     occluder_tokens: float = 7.0    # a blob this many tokens large is a hand or arm
     occluded_tokens: float = 0.35   # a region with this many tokens' area under an occluder is occluded
     glare_correction: bool = False  # subtract the lamp's glare seen on the empty board from token colours
@@ -39,4 +43,4 @@ class Settings:
     augment: int = 12               # augmented copies of each enrollment sample
     one_occupant_per_region: bool = True  # rules: one race (or the Lost Tribe) per region
     vote_ratio: float = 4.0         # a token keeps its own label if the region's is this much farther
-    size_weight: float = 8.0        # how much farther a kind is per squared log of the size ratio (sizes enrolled)
+    size_weight: float = 3.0        # how much farther a kind is per squared log of the size ratio (sizes enrolled)

@@ -18,6 +18,12 @@ def test_enrolled_kinds_and_selftest(calibrated):
     assert report["tokens"]["samples"] >= 4 * len(KINDS)
     for k in KINDS:
         assert len(list(folder.file(f"samples/{k}").glob("*.png"))) >= 4
+    # Each kind's size on the board, measured on the tray, travels in the model.
+    from vision.classify import load_model
+    model = load_model(folder.file("model.npz"))
+    areas = dict(zip(model.labels, model.areas))
+    token = np.pi / 4 * (0.86 * 20) ** 2  # a rendered token: 0.86 of its 20 mm box
+    assert all(0.7 * token < areas[k] < 1.5 * token for k in KINDS)
     st = report["selftest"]
     assert st["tokens"] >= 30 and st["accuracy"] >= 0.9
     assert all(set(c) == {"kind", "taken_for", "times"} for c in st["confused"])

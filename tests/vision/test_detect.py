@@ -80,3 +80,30 @@ def test_the_same_frame_reads_the_same_every_time(settings, geometry2p, clean_se
     cv2.randu(np.zeros((4, 4), np.float32), 0, 1)
     b, _ = observe(settings, clean_calibration, model, img)
     assert a.to_dict() == b.to_dict()
+
+
+def test_a_faint_large_piece_is_one_blob(settings):
+    """A Mountain painted in its terrain's colour: only its cap and rim differ clearly; its body hides the
+    board's texture. The fragments are one piece; two clear tokens far apart stay two."""
+    from types import SimpleNamespace
+
+    from vision.detect import _with_faint
+    rng = np.random.default_rng(0)
+    board = np.clip(130 + cv2.GaussianBlur(rng.normal(0, 40, (120, 160)), (0, 0), 1.5), 0, 255)
+    board = np.repeat(board[..., None], 3, 2).astype(np.uint8)
+    frame = board.copy()
+    cv2.circle(frame, (50, 60), 22, (130, 130, 130), -1)          # the body: the board's mean colour
+    cv2.circle(frame, (50, 50), 6, (240, 240, 240), -1)           # the snow cap
+    cv2.ellipse(frame, (50, 60), (22, 22), 0, 20, 80, (60, 60, 60), 3)   # bits of the rim
+    cv2.ellipse(frame, (50, 60), (22, 22), 0, 200, 250, (60, 60, 60), 3)
+    cv2.circle(frame, (130, 30), 12, (40, 40, 200), -1)           # a race token, far away
+    cv2.circle(frame, (130, 90), 12, (40, 200, 40), -1)           # and another
+    half = cv2.resize(board, (80, 60), interpolation=cv2.INTER_AREA)
+    ref = SimpleNamespace(half=half, half_scale=(half.astype(np.float32).mean(2) + 12.0) * 3)
+    strong = (np.abs(frame.astype(int) - board.astype(int)).sum(2) > 60).astype(np.uint8)
+    strong = cv2.morphologyEx(strong, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    before = cv2.connectedComponents(strong)[0] - 1
+    out = _with_faint(settings, ref, cv2.blur(frame, (3, 3)), strong, np.pi * 13 ** 2)
+    n, labels = cv2.connectedComponents(out)
+    assert before >= 5 and n - 1 == 3
+    assert labels[60, 50] > 0  # the body is inside the joined piece

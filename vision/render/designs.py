@@ -5,8 +5,8 @@ side being grey-ish. A different design seed gives a different printing of the w
 
 Two styles. ``plain`` (the renderer the pipeline grew up with): each label its own shape, motif and
 glyph, one size. ``foreign`` (another printing, as a real box brings): every race token one shape,
-its face a painting of a few shapes over a gradient; every in-decline side the same grey with the
-same ring, differing only by the race's emblem; pieces of their own sizes (a Mountain 1.7 tokens
+its face a painting of a few shapes over a gradient; every in-decline side the same grey, differing
+only by the race's emblem (large, as on the real tokens); pieces of their own sizes (a Mountain 1.7 tokens
 wide, painted in the board's own Mountain colour, with a snow cap); the board's terrain palette
 drawn from the same seed (``palette``).
 """
@@ -145,8 +145,8 @@ def _foreign(design_seed: int) -> dict[str, TokenDesign]:
         out[race] = TokenDesign(race, race_shape, base, accent, edge, "glyph", glyph, float(rng.uniform(0, 180)),
                                 1.0, _painting(rng, hue, int(rng.integers(2, 5))))
         # The in-decline side: the printing's one grey and ring; only the race's emblem tells them apart.
-        out[f"{race}-decline"] = TokenDesign(f"{race}-decline", race_shape, dbase, demblem, dring, "ring", glyph,
-                                             0.0, 1.0, ())
+        out[f"{race}-decline"] = TokenDesign(f"{race}-decline", race_shape, dbase, demblem, dring, "glyph", glyph,
+                                             float(rng.uniform(0, 180)), 1.0, ())
     terrain = palette(design_seed)
     for piece in PIECES:
         hue = rng.uniform(0, 180)
