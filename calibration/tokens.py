@@ -161,6 +161,51 @@ def _nearest(plan, centre, tol_mm):
     return best
 
 
+MIN_SAMPLES = 3       # tokens of a kind the tray must show
+WASHED_OUT = 0.25     # share of a token more white with glare than its kind's others that spoils it
+BLURRED = 0.6         # marker sharpness against the empty board's below which the picture is blurred
+
+
+def _sharpness(settings: Settings, board: Board, image: np.ndarray) -> float:
+    """How crisp the markers' edges are: strongest gradients against the marker's contrast (median of 4)."""
+    try:
+        h = register(settings, board.geometry(), image).homography
+    except RegistrationError as exc:
+        raise CalibrationError(f"tokens: {exc}") from None
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    out = []
+    for m in board.markers:
+        pts = cv2.perspectiveTransform(np.asarray(m.corners(), np.float64).reshape(1, -1, 2), h)[0]
+        x, y, w, hh = cv2.boundingRect(pts.astype(np.float32))
+        crop = grey[max(y, 0):y + hh, max(x, 0):x + w]
+        if crop.size < 64:
+            continue
+        mag = cv2.magnitude(cv2.Sobel(crop, cv2.CV_32F, 1, 0), cv2.Sobel(crop, cv2.CV_32F, 0, 1))
+        lo, hi = np.percentile(crop, (5, 95))
+        out.append(float(np.percentile(mag, 95)) / (hi - lo + 1.0))
+    return float(np.median(out)) if out else 0.0
+
+
+def photo_problem(settings: Settings, board: Board, empty: np.ndarray, frame: np.ndarray, matched,
+                  asked: int) -> str | None:
+    """Why the picture of a kind on the tray would teach the model badly (one phrase), or None."""
+    need = min(MIN_SAMPLES, asked)
+    if len(matched) < need:
+        return f"only {len(matched)} of the {asked} tokens were seen on the tray (at least {need} needed)"
+    # Glare whitens some tokens of a handful and not the others (a white token is white in all five).
+    washed = np.array([float(((p[m > 0].max(1) >= settings.saturated) & (p[m > 0].min(1) >= 0.8 * settings.saturated))
+                             .mean()) for _, p, m in matched])
+    spoiled = int(np.sum(washed > np.median(washed) + WASHED_OUT))
+    if spoiled:
+        return (f"glare washes out {spoiled} of {len(matched)} tokens (up to {max(washed):.0%} of a token white): "
+                "move the lamp or the camera so the tray shows no glare")
+    now, before = _sharpness(settings, board, frame), _sharpness(settings, board, empty)
+    if before > 0 and now < BLURRED * before:
+        return (f"the picture is blurred (markers {now / before:.0%} as sharp as on the empty board): "
+                "hold the camera and the table still")
+    return None
+
+
 def capture_kind(settings: Settings, folder, board: Board, label: str, plan, empty: np.ndarray,
                  frame: np.ndarray) -> dict:
     """Cut the tokens of one kind laid as ``plan`` asked; write samples/<label>/NN.png (replacing old ones)."""
@@ -170,6 +215,9 @@ def capture_kind(settings: Settings, folder, board: Board, label: str, plan, emp
     matched = [(centre, p, m) for centre, p, m in found if _nearest(plan, centre, board.token_mm) is not None]
     if not matched:
         raise CalibrationError(f"tokens: no {label} token seen on the tray; lay them in the marked places")
+    problem = photo_problem(settings, board, empty, frame, matched, len(plan))
+    if problem:
+        raise CalibrationError(f"tokens: {label}: {problem}; photograph {describe(label)} again")
     out = folder.file(f"samples/{label}")
     if out.exists():
         shutil.rmtree(out)

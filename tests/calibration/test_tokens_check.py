@@ -1,5 +1,6 @@
 import shutil
 
+import cv2
 import numpy as np
 import pytest
 
@@ -102,3 +103,62 @@ def test_the_tray_picture_rings_where_to_lay_each_token(calibrated, table):
             px, py = int(round(cx + dx)), int(round(cy + dy))
             assert ring[max(py - 2, 0):py + 3, max(px - 2, 0):px + 3].any(), (x, y, dx, dy)
     assert ring.mean() < 0.2
+
+
+class _Spoiled:
+    """The simulated table, but each tray picture passes through ``spoil`` (glare, a shaken camera)."""
+
+    def __init__(self, table, spoil):
+        self.table, self.spoil = table, spoil
+
+    def prepare(self, request):
+        self.table.prepare(request)
+
+    def frame(self):
+        return self.spoil(self.table.frame())
+
+
+def _glare_on_two(table):
+    """A lamp's reflection whitening two of the five tokens laid on the tray."""
+    def spoil(img):
+        out = img.astype(np.float32)
+        for x, y in table.session.image_points(np.array([[t.x, t.y] for t in (table.tokens[0], table.tokens[2])])):
+            glare = np.zeros(img.shape[:2], np.float32)
+            cv2.circle(glare, (int(x), int(y)), 9, 1.0, -1)
+            out += 255 * cv2.GaussianBlur(glare, (0, 0), 2.0)[..., None]
+        return out.clip(0, 255).astype(np.uint8)
+    return spoil
+
+
+@pytest.mark.parametrize("spoil, says", [
+    (_glare_on_two, "glare washes out 2 of 5 tokens"),
+    (lambda table: lambda img: cv2.GaussianBlur(img, (0, 0), 2.5), "blurred"),
+])
+def test_a_spoiled_tray_picture_is_refused_with_the_reason(calibrated, table, tmp_path, spoil, says):
+    folder, _ = calibrated
+    copy = Folder(tmp_path / "c")
+    shutil.copytree(folder.path, copy.path)
+    with pytest.raises(CalibrationError) as err:
+        flow.token_kind_step(Settings(), copy, _Spoiled(table, spoil(table)), "orcs")
+    text = str(err.value)
+    assert says in text and "photograph Orcs tokens, active side up again" in text and "\n" not in text
+    # What was enrolled before is kept.
+    assert len(list(copy.file("samples/orcs").glob("*.png"))) >= 4
+
+
+def test_too_few_tokens_on_the_tray_is_refused(calibrated, table, tmp_path):
+    folder, _ = calibrated
+    copy = Folder(tmp_path / "c")
+    shutil.copytree(folder.path, copy.path)
+    with pytest.raises(CalibrationError, match="only 2 of the 5 tokens"):
+        flow.token_kind_step(Settings(), copy, _TwoOnly(table), "elves")
+
+
+class _TwoOnly(_Spoiled):
+    def __init__(self, table):
+        super().__init__(table, lambda img: img)
+
+    def prepare(self, request):
+        if request.get("kind") == "tray":
+            request = {**request, "slots": request["slots"][:2]}
+        self.table.prepare(request)
