@@ -29,6 +29,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -110,8 +111,26 @@ class Table:
         body = json.dumps({"action": notation}).encode()
         request = urllib.request.Request(self.url + "/api/action", data=body, method="POST", headers={
             "Content-Type": "application/json", "X-CSRF-Token": self.token})
-        with self.opener.open(request, timeout=30) as r:
-            return json.loads(r.read())
+        try:
+            with self.opener.open(request, timeout=30) as r:
+                return json.loads(r.read())
+        except urllib.error.HTTPError as exc:  # a refusal: its JSON sentence
+            return json.loads(exc.read() or b"{}")
+
+    def current(self) -> int | None:
+        with self.opener.open(self.url + "/api/state", timeout=30) as r:
+            return json.loads(r.read()).get("current")
+
+
+class Seat(Table):
+    """A player's phone as urllib: joined with the seat's code (the QR code's page, then its button)."""
+
+    def __init__(self, url: str, code: str):
+        self.url = url
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        self.token = self._token(f"/join/{code}")
+        self.post_form("/join", {"code": code})
+        self.token = self._token("/seat")
 
 
 # ---------------------------------------------------------------- raw event streams
@@ -281,6 +300,7 @@ def run(args, pid, url, info, setup, play, sync_playwright) -> dict:
             for group in (pages, reloading):
                 page = new_page()
                 page.goto(f"{url}/join/{code}")
+                page.click("button:has-text('Join')")  # the QR code's page: one button
                 page.wait_for_url(f"{url}/seat")
                 group.append(page)
         for page in pages:
@@ -290,10 +310,14 @@ def run(args, pid, url, info, setup, play, sync_playwright) -> dict:
         sent: dict[int, float] = {}
         refused = []
 
+        phones = [Seat(url, code) for code in info["codes"]]
+
         def actions():
             for k, action in enumerate(history, 1):
                 at = time.time() * 1000
                 out = table.act(action.notation())
+                if out.get("error") == "conflict" and action.notation().startswith("pick"):
+                    out = phones[table.current()].act(action.notation())  # a paid pick: on the phone
                 if not out.get("ok"):
                     refused.append((action.notation(), out))
                 sent[base + k] = at

@@ -8,6 +8,7 @@ from . import calibrated, codes, datadir
 from .config import Config
 from .hub import Hub
 from .owner import GameOwner, Published
+from .passes import Passes
 from .store import Store
 from .views import SEAT_RGB
 
@@ -21,6 +22,7 @@ class Service:
         self.config = config
         self.data = datadir.prepare(config.service.data_path)
         self.store = Store(datadir.private_file(self.data / "companion.sqlite3"))
+        self.passes = Passes(self.store.path)  # what a table or seat cookie is worth, revocable
         self.secret_key = self.store.meta_or_create("secret_key", lambda: secrets.token_hex(32))
         self.table_code = codes.normalise(config.service.table_code) or self.store.meta_or_create(
             "table_code", lambda: codes.new_code(8))
@@ -75,6 +77,7 @@ class Service:
             self.watcher.stop()
         self.hub.close()
         self.owner.stop()
+        self.passes.close()
         if self.hardware is not None:
             self.hardware.close()
         self.store.close()

@@ -71,8 +71,10 @@ class Browser:
         return self
 
     def join(self, code):
-        r = self.client.get(f"/join/{code}")
+        r = self.page(f"/join/{code}")  # the QR code's page, then its one button
         assert r.status_code == 200, r.data
+        r = self.client.post("/join", data={"code": code, "csrf_token": self.token})
+        assert r.status_code == 302, r.data
         self.page("/seat")
         return self
 

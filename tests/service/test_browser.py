@@ -60,6 +60,7 @@ def unlocked_page(browser, server):
 def seat_page(browser, server, code):
     page = browser.new_context(bypass_csp=True).new_page()
     page.goto(f"{server.url}/join/{code}")
+    page.click("button:has-text('Join')")  # the QR code's page: one button, a POST with the CSRF token
     page.wait_for_url(f"{server.url}/seat")
     return page
 

@@ -88,8 +88,11 @@ def test_join_codes_and_seats(app, service):
     assert ann.get("/api/seat").json["name"] == "Ann"
     ben = Browser(app).join(seats[1]["code"])
     assert ben.get("/api/seat").json["name"] == "Ben"
-    assert Browser(app).get("/join/ZZZZZZ").status_code == 403
-    assert Browser(app).get("/api/seat").status_code == 403
+    stranger = Browser(app)
+    r = stranger.page("/join/ZZZZZZ")  # the QR code's page: one button, never a join by GET
+    assert r.status_code == 200 and b"Join with code ZZZZZZ" in r.data
+    assert stranger.get("/api/seat").status_code == 403
+    assert stranger.post("/join", form={"code": "ZZZZZZ"}).status_code == 403
     assert ben.post("/leave", form={}).status_code == 302 and ben.get("/api/seat").status_code == 403
 
 

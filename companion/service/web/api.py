@@ -7,7 +7,7 @@ from flask import Blueprint, abort, current_app, jsonify, request
 
 import maps
 
-from ...rules.actions import from_json, parse_notation
+from ...rules.actions import Pick, from_json, parse_notation
 from ...rules import ruleset as rulesets
 from ...rules.errors import RecordError
 from ...rules.record import check_names
@@ -101,7 +101,23 @@ def action():
             check_names(act, game.board, game.rules)  # the game's own map and ruleset
     except RecordError as exc:
         abort(400, description=str(exc))
+    if who is None and isinstance(act, Pick):
+        _paid_pick_on_phone(act)
     return submit(Play(act, who, "web"))
+
+
+def _paid_pick_on_phone(act: Pick) -> None:
+    """A combo that costs coins, picked from the table screen for a player whose phone has joined, is
+    refused whatever their coins: its answer (and a pick-then-undo) would tell the table whether they
+    can pay. They pick it on their own phone. The free combo, and a player without a phone, are not
+    concerned (the table enters everything for them)."""
+    public = service().owner.published.public
+    seat, game_id = public.get("current"), service().owner.published.game_id
+    cost = next((c.get("cost", 0) for c in public.get("combos", ()) if c.get("race") == act.race), 0)
+    if cost and isinstance(seat, int) and seat in service().passes.seats_joined(game_id):
+        name = public["players"][seat]["name"]
+        abort(409, description=f"{name} picks a combo that costs coins on their own phone (the table would "
+                              f"learn whether {name} can pay).")
 
 
 @lru_cache(maxsize=8)

@@ -9,6 +9,7 @@ from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
+from ... import floods
 from . import bodies, security
 
 
@@ -35,6 +36,7 @@ def create_app(service, *, testing: bool = False) -> Flask:
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 2, MAX_CONTENT_LENGTH=64 * 1024,
         ALLOWED_HOSTS=security.machine_names() | set(h.lower() for h in service.config.service.allowed_hosts),
         PUBLIC_URL=service.config.service.public_url.rstrip("/"),
+        BACKOFF=floods.Backoff(),  # wrong table and seat codes, per device (docs/service.md)
     )
     app.logger.disabled = False
 

@@ -8,34 +8,39 @@ from . import security
 bp = Blueprint("player", __name__)
 
 
-def _join(code: str) -> tuple[int | None, object]:
+def _join(code: str) -> int | None:
+    """Join the seat whose code this is (behind the per-device backoff on wrong codes)."""
+    wait = security.backoff_wait()
+    if wait:
+        security.too_many_guesses(wait)
     owner = current_app.config["SERVICE"].owner
-    seat = owner.seat_of_code(code)
-    if seat is not None:
-        security.join_seat(owner.published.game_id, seat)
-    return seat, owner.published
+    seat = owner.seat_of_code(code[:64])
+    if seat is None:
+        current_app.config["BACKOFF"].failed(security.client())
+        return None
+    security.join_seat(owner.published.game_id, seat)
+    return seat
 
 
 @bp.get("/join")
 def join_form():
-    return render_template("join.html", wrong=False)
+    return render_template("join.html", wrong=False, code="")
 
 
 @bp.post("/join")
 def join():
-    seat, _ = _join(request.form.get("code", ""))
-    if seat is None:
-        return render_template("join.html", wrong=True), 403
+    """Joining changes the session: a POST with the CSRF token (the QR code's page has one button)."""
+    code = request.form.get("code", "")
+    if _join(code) is None:
+        return render_template("join.html", wrong=True, code=""), 403
     return redirect(url_for("player.seat_page"))
 
 
 @bp.get("/join/<code>")
 def join_link(code: str):
-    """The QR code's address. Answers a page (not a redirect) so the SameSite=Strict cookie is sent next."""
-    seat, published = _join(code)
-    if seat is None:
-        return render_template("join.html", wrong=True), 403
-    return render_template("joined.html", name=published.public["players"][seat]["name"])
+    """The QR code's address: a page with one button that joins (a GET never changes the session,
+    and says nothing about whether the code is right)."""
+    return render_template("join.html", wrong=False, code=code[:64])
 
 
 @bp.get("/seat")
@@ -47,6 +52,5 @@ def seat_page():
 
 @bp.post("/leave")
 def leave():
-    from flask import session
-    session.pop("seat", None)
+    security.leave_seat()  # the pass is revoked: a copy of this cookie no longer joins
     return redirect(url_for("player.join_form"))

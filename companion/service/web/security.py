@@ -55,9 +55,16 @@ def check_host() -> None:
                            "(add the name to [service] allowed_hosts).")
 
 
+def _service():
+    return current_app.config["SERVICE"]
+
+
 def is_table() -> bool:
-    """The table code was given in this browser (for the current table code)."""
-    return session.get("table") == _table_mark()
+    """The table code was given in this browser (for the current table code), and its pass stands
+    (locking, or a new game set up on another screen, revokes it)."""
+    given = session.get("table")
+    return (isinstance(given, dict) and given.get("mark") == _table_mark()
+            and _service().passes.valid(given.get("pass"), "table"))
 
 
 def _table_mark() -> str:
@@ -66,24 +73,55 @@ def _table_mark() -> str:
 
 
 def unlock_table() -> None:
-    session["table"] = _table_mark()
+    session["table"] = {"mark": _table_mark(), "pass": _service().passes.issue("table")}
 
 
 def lock_table() -> None:
-    session.pop("table", None)
+    given = session.pop("table", None)
+    if isinstance(given, dict):
+        _service().passes.revoke(given.get("pass"))
+
+
+def table_pass() -> str | None:
+    given = session.get("table")
+    return given.get("pass") if isinstance(given, dict) else None
 
 
 def my_seat() -> int | None:
-    """The seat this browser joined in the current game, or None."""
+    """The seat this browser joined in the current game (its pass standing), or None."""
     joined = session.get("seat")
-    published = current_app.config["SERVICE"].owner.published
-    if not joined or published.game_id is None or joined.get("game") != published.game_id:
+    published = _service().owner.published
+    if not isinstance(joined, dict) or published.game_id is None or joined.get("game") != published.game_id:
         return None
-    return joined.get("seat")
+    seat = joined.get("seat")
+    if not isinstance(seat, int) or not _service().passes.valid(joined.get("pass"), "seat", published.game_id, seat):
+        return None
+    return seat
 
 
 def join_seat(game: int, seat: int) -> None:
-    session["seat"] = {"game": game, "seat": seat}
+    leave_seat()
+    session["seat"] = {"game": game, "seat": seat, "pass": _service().passes.issue("seat", game, seat)}
+
+
+def leave_seat() -> None:
+    joined = session.pop("seat", None)
+    if isinstance(joined, dict):
+        _service().passes.revoke(joined.get("pass"))
+
+
+def client() -> str:
+    """Who is guessing, for the backoff: the address the request came from."""
+    return request.remote_addr or "?"
+
+
+def backoff_wait() -> float:
+    return current_app.config["BACKOFF"].wait(client())
+
+
+def too_many_guesses(wait: float):
+    """The 429 a guessing client gets, without its code being looked at."""
+    abort(429, description=f"Too many wrong codes from this device: try again in {int(wait) + 1} s.")
 
 
 def require_table() -> None:

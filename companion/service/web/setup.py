@@ -139,6 +139,8 @@ def create():
         return render_template("setup.html", **_form_context(rules, outcome.sentence, request.form)), 400
     if not outcome.ok:
         abort(outcome.status, description=outcome.sentence)
+    # a new game: every seat joined before and every other unlocked screen must join or unlock again
+    current_app.config["SERVICE"].passes.revoke_all(keep=security.table_pass())
     return redirect(url_for("table.index"))
 
 

@@ -29,9 +29,15 @@ def unlock_form():
 
 @bp.post("/unlock")
 def unlock():
+    """The table code: a few typos cost nothing; guessing is slowed down per device (docs/service.md)."""
     nxt = _safe_next(request.form.get("next"))
-    if not codes.same(request.form.get("code", ""), service().table_code):
+    wait = security.backoff_wait()
+    if wait:
+        security.too_many_guesses(wait)
+    if not codes.same(request.form.get("code", "")[:64], service().table_code):
+        current_app.config["BACKOFF"].failed(security.client())
         return render_template("unlock.html", next=nxt, wrong=True), 403
+    current_app.config["BACKOFF"].succeeded(security.client())
     security.unlock_table()
     return redirect(nxt)
 
