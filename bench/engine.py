@@ -6,7 +6,8 @@ the base game on the 4- and 5-player maps and for Small World of Warcraft. Print
 Targets (issue 24): ``legal_actions()`` median <= 30 us on mid-game 4p and 5p positions, replay <= 15 us
 per action. Times are the CPU time of this process (``time.process_time``: what one core spends,
 not the wall clock, which other work on a shared machine inflates), each position timed
-``--repeat`` times and its fastest run kept; ``cpu_load`` says how busy the machine was. Positions
+``--repeat`` times, cold (nothing remembered about it), and its fastest run kept; ``cpu_load`` says
+how busy the machine was. Positions
 are taken from 40 % to 60 % of each game (every 5th action), never the same state twice in a row.
 """
 from __future__ import annotations
@@ -53,6 +54,7 @@ def bench(kind: str, games: int, repeat: int) -> dict:
                 continue
             best = None
             for _ in range(repeat):
+                game.forget()  # cold: as just after an action, nothing about the position remembered
                 start = time.process_time()
                 game.legal_actions()
                 took = time.process_time() - start

@@ -18,7 +18,7 @@ from .actions import (Abandon, Action, Attempt, Conquer, Decline, Encamp, EndTur
                       Reveal, Roll, placement)
 from .errors import IllegalAction, Reason
 from .setup import Setup
-from .state import Player, RegionState, Slot, Tribe, Turn
+from .state import CHANGES, Player, RegionState, Slot, Tribe, Turn
 
 CHANCE = -1  # the "player" who acts at a chance node (a badge revealed from the reshuffled pile)
 
@@ -50,8 +50,10 @@ class Game:
         self.setup = setup
         self.rules = rulesets.get(setup.ruleset)
         self.board = board if board is not None else self.rules.board(setup.map)
+        self._adjacent = {r.id: r.adjacent for r in self.board}
+        self._region = {r.id: r for r in self.board}  # the board's regions, without a method call each
         self.history: list[Action] = []
-        self._held_memo: dict[str, list[int]] | None = None
+        self._held_memo: list | None = None  # [state.CHANGES when made, {race: regions}]
         self._reset()
 
     # ------------------------------------------------------------------ setup and replay
@@ -159,22 +161,21 @@ class Game:
         return self.turn.player
 
     def regions_of(self, race: str) -> list[int]:
-        """The regions a race holds (remembered while ``legal_actions`` looks, since nothing moves then)."""
+        """The regions a race holds, in board order (a new list: the caller may change it)."""
+        return list(self._held(race))
+
+    def forget(self) -> None:
+        """Drop what the game remembers of its state (``bench/engine.py`` times calls made cold)."""
+        self._held_memo = None
+
+    def _held(self, race: str) -> list[int]:
+        """``regions_of`` remembered until a region's race or tokens change (``state.CHANGES``)."""
         memo = self._held_memo
-        if memo is None:
-            return [rid for rid, rs in self.regions.items() if rs.race == race and rs.tokens > 0]
-        if not memo:  # the first question: every race's regions in one pass
-            memo[""] = []
-            for rid, rs in self.regions.items():
-                if rs.race is not None and rs.tokens > 0:
-                    held = memo.get(rs.race)
-                    if held is None:
-                        memo[rs.race] = [rid]
-                    else:
-                        held.append(rid)
-        held = memo.get(race)
+        if memo is None or memo[0] != CHANGES[0]:
+            memo = self._held_memo = [CHANGES[0], {}]
+        held = memo[1].get(race)
         if held is None:
-            held = memo[race] = []
+            held = memo[1][race] = [rid for rid, rs in self.regions.items() if rs.race == race and rs.tokens > 0]
         return held
 
     def owner_tribe(self, region_id: int) -> Tribe | None:
@@ -227,12 +228,19 @@ class Game:
         cost = 2 + self.defenders_counted(tribe, region_id)
         if rs.markers:
             cost += sum(rs.marker(m) for m in pieces.DEFENCE_MARKERS)
-        return max(1, cost - self.discount(tribe, self.board[region_id]))
+        return max(1, cost - self.discount(tribe, self._region[region_id]))
 
     def discount(self, tribe: Tribe, region) -> int:
         """Tokens fewer the tribe's race and power need to conquer ``region``."""
-        return sum(t.conquest_discount(self, tribe, region) for t in self._traits(tribe)
-                   if _overrides(t, "conquest_discount"))
+        key = (type(tribe.race), type(tribe.power), tribe.in_decline)
+        traits = _DISCOUNTERS.get(key)
+        if traits is None:
+            traits = _DISCOUNTERS[key] = tuple(i for i, t in enumerate(self._traits(tribe))
+                                               if _overrides(t, "conquest_discount"))
+        if not traits:
+            return 0
+        both = (tribe.race, tribe.power)
+        return sum(both[i].conquest_discount(self, tribe, region) for i in traits)
 
     def defenders_counted(self, tribe: Tribe, region_id: int) -> int:
         """Defending tokens that raise the cost: "+1 additional Race token for each Lost Tribe or other
@@ -275,13 +283,7 @@ class Game:
     # ------------------------------------------------------------------ legality
     def explain(self, action: Action) -> Reason | None:
         """Why the action is illegal now, or None when it is legal."""
-        if self._held_memo is not None:
-            return self._explain(action)
-        self._held_memo = {}  # nothing moves while a question is asked
-        try:
-            return self._explain(action)
-        finally:
-            self._held_memo = None
+        return self._explain(action)
 
     def _explain(self, action: Action) -> Reason | None:
         if self.finished:
@@ -292,7 +294,7 @@ class Game:
             seat, race = self.resettle_queue[0]
             return Reason("resettle-first", f"{self.players[seat].name} first resettles the "
                           f"{self.tribes[race].race.title} tokens held in hand.")
-        handler = getattr(self, f"_explain_{action.act}", None)
+        handler = getattr(self, _EXPLAIN.get(action.act) or _names(action.act)[0], None)
         if handler is not None:
             return handler(action)
         tribe = self._owner_of_action(action)
@@ -312,7 +314,7 @@ class Game:
     def apply(self, action: Action) -> None:
         """Play one action; raises IllegalAction (a ValueError) with the reason when it is illegal."""
         self.check(action)
-        handler = getattr(self, f"_do_{action.act}", None)
+        handler = getattr(self, _DO.get(action.act) or _names(action.act)[1], None)
         if handler is not None:
             handler(action)
         else:
@@ -332,11 +334,7 @@ class Game:
         its placement (the phone's redeployment form, the camera's view, a record) and ``explain``
         checks it. ``tests/rules/differential.py`` holds this equal to asking ``explain`` of every
         action a player could name."""
-        self._held_memo = {}
-        try:
-            return self._legal_actions()
-        finally:
-            self._held_memo = None
+        return self._legal_actions()
 
     def _legal_actions(self) -> list[Action]:
         if self.finished:
@@ -399,8 +397,12 @@ class Game:
         if hand >= 1:
             die = (self.turn.berserk_die or 0) if tribe.active else 0
             attempts = not (tribe.active and self.turn.berserk_die is not None) and self._may_attempt(tribe)
+            regions = self._region
+            wet = any(t.conquers_water() for t in self._traits(tribe))
             for rid in reach:
-                if rid in held or self.target_problem(tribe, rid, held) is not None:
+                if not wet and regions[rid].water:
+                    continue  # target_problem: "water"
+                if self.target_problem(tribe, rid, held) is not None:
                     continue
                 cost = self.conquest_cost(tribe, rid)
                 if hand >= max(1, cost - die):
@@ -419,7 +421,8 @@ class Game:
         if not held or any(t.ignores_adjacency() for t in traits):
             return [rid for rid in self.board.ids if rid not in held]
         board = self.board
-        near = set().union(*(board[h].adjacent for h in held))
+        adjacent = self._adjacent
+        near = set().union(*(adjacent[h] for h in held))
         for t in traits:
             if _overrides(t, "also_adjacent"):
                 near |= {r.id for r in board if t.also_adjacent(self, tribe, r, held)}
@@ -508,13 +511,13 @@ class Game:
 
     def target_problem(self, tribe: Tribe, region_id: int, held: set[int] | None = None) -> Reason | None:
         """Whether the region may be the target of this tribe's conquest, whatever the tokens."""
-        if region_id not in self.board:
+        region = self._region.get(region_id)
+        if region is None:
             return Reason("unknown-region", f"There is no region {region_id} on this map.")
-        region = self.board[region_id]
         rs = self.regions[region_id]
-        if rs.race == tribe.name:
+        if rs.race == tribe.race.name:
             return Reason("own-region", f"Your {tribe.race.title} already hold {region.describe()}.")
-        traits = self._traits(tribe)
+        traits = (tribe.race, tribe.power) if not tribe.in_decline else (tribe.race,)
         if region.water and not any(t.conquers_water() for t in traits):
             return Reason("water", f"{_cap(region.describe())} is a {region.terrain}: only a Seafaring race may "
                           "conquer the Seas and the Lake.")
@@ -791,7 +794,8 @@ class Game:
     # ------------------------------------------------------------------ redeployment
     def redeployment_bonus(self, tribe: Tribe) -> int:
         """Tokens an active tribe takes from the tray for this turn's redeployment."""
-        return sum(t.redeployment_bonus_tokens(self, tribe) for t in (tribe.race, tribe.power))
+        return sum(t.redeployment_bonus_tokens(self, tribe) for t in (tribe.race, tribe.power)
+                   if _overrides(t, "redeployment_bonus_tokens"))
 
     def tokens_to_redeploy(self, tribe: Tribe) -> int:
         held = self.regions_of(tribe.name)
@@ -802,7 +806,8 @@ class Game:
         if tribe.active:
             bonus = self.redeployment_bonus(tribe)
             total += min(bonus, self.tray(tribe.name)) if bonus else 0
-            total -= min(total, sum(t.held_back_after_redeployment() for t in (tribe.race, tribe.power)))
+            total -= min(total, sum(t.held_back_after_redeployment() for t in (tribe.race, tribe.power)
+                                    if _overrides(t, "held_back_after_redeployment")))
         return total
 
     def _explain_redeploy(self, a: Redeploy) -> Reason | None:
@@ -850,12 +855,11 @@ class Game:
             tribe.hand += self.regions[rid].tokens
             self.regions[rid].tokens = 0
         placed = dict(a.tokens)
-        for rid in list(self.regions):
-            if self.regions[rid].race == tribe.name:
-                if placed.get(rid):
-                    self.regions[rid].tokens = placed[rid]
-                else:
-                    self._empty_region(rid)  # Amazons short of tokens: "leave one per region if possible"
+        for rid in held:  # (a region holds a race only while it holds tokens: these are all of the race's)
+            if placed.get(rid):
+                self.regions[rid].tokens = placed[rid]
+            else:
+                self._empty_region(rid)  # Amazons short of tokens: "leave one per region if possible"
         tribe.hand -= sum(placed.values())
         if tribe.active:
             held_back = tribe.hand if placed else 0  # (the regions placed into are the race's regions now)
@@ -891,14 +895,12 @@ class Game:
         me = self.turn.player
         tribe = self.active_tribe(me)
         if self.phase == "redeployment":  # Stout: after a turn of conquests, after scoring
-            with self._still():
-                self._score(me)
+            self._score(me)
             self._go_into_decline(tribe)
         else:
             self.turn.declined = True
             self._go_into_decline(tribe)
-            with self._still():
-                self._score(me)
+            self._score(me)
         self._finish_turn()
 
     def _go_into_decline(self, tribe: Tribe) -> None:
@@ -947,8 +949,7 @@ class Game:
         return None
 
     def _do_end(self, a: EndTurn) -> None:
-        with self._still():
-            self._score(self.turn.player)
+        self._score(self.turn.player)
         self._finish_turn()
 
     def _score(self, seat: int) -> None:
@@ -971,16 +972,11 @@ class Game:
                               "total": total})
 
     def _finish_turn(self) -> None:
-        with self._still():
-            self._queue_resettlement()
+        self._queue_resettlement()
         if self.resettle_queue:
             self.phase = "resettlement"
         else:
             self._next_turn()
-
-    def _still(self):
-        """A ``with`` block in which no region changes: ``regions_of`` is remembered."""
-        return _Still(self)
 
     def _queue_resettlement(self) -> None:
         me = self.turn.player
@@ -1122,30 +1118,27 @@ def _spreads(held: list[int], total: int) -> list:
         return [tuple(ones)]
     out = []
     for i, r in enumerate(order):
-        spread = list(ones)
+        spread = ones[:]
         spread[i] = (r, 1 + extra)
         out.append(tuple(spread))
-    even = {r: 1 + extra // len(held) + (1 if i < extra % len(held) else 0) for i, r in enumerate(held)}
-    out.append(placement(even))
-    return list(dict.fromkeys(out))  # the even spread may be one of the others
+    many, rest = divmod(extra, len(held))
+    if len(held) > 1 and (many or rest > 1):  # else the even spread is one of the others
+        even = [(r, 1 + many + (1 if i < rest else 0)) for i, r in enumerate(held)]
+        out.append(tuple(sorted(even)))
+    return out
 
 
-class _Still:
-    def __init__(self, game: Game):
-        self.game = game
-        self.owner = False
+_EXPLAIN: dict[str, str] = {}  # act -> the name of the game's method that explains it
+_DO: dict[str, str] = {}  # act -> the name of the game's method that plays it
 
-    def __enter__(self):
-        if self.game._held_memo is None:
-            self.game._held_memo = {}
-            self.owner = True
 
-    def __exit__(self, *exc):
-        if self.owner:
-            self.game._held_memo = None
+def _names(act: str) -> tuple[str, str]:
+    _EXPLAIN[act], _DO[act] = f"_explain_{act}", f"_do_{act}"
+    return _EXPLAIN[act], _DO[act]
 
 
 _OVERRIDES: dict[tuple[type, str], bool] = {}
+_DISCOUNTERS: dict[tuple[type, type, bool], tuple[int, ...]] = {}  # which of (race, power) give a discount
 
 
 def _overrides(trait, hook: str) -> bool:
@@ -1166,7 +1159,7 @@ def _placement_problem(tokens, held: set[int], total: int, title: str, keep_all:
                           "into regions your race already occupies.")
     if sum(placed.values()) != total:
         return Reason("token-count", f"You have {total} {title} tokens to place, not {sum(placed.values())}.")
-    if keep_all:
+    if keep_all and len(placed) < len(held):  # (every region placed into is held: checked above)
         for rid in sorted(held):
             if not placed.get(rid):
                 return Reason("empty-region", f"Leave at least one token in region {rid}: redeployment never "

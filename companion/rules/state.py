@@ -8,6 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+# Bumped whenever any region's race or tokens are set, in any game: what a game remembers about
+# who holds which regions (``Game.regions_of``) stays true while this number stays the same.
+CHANGES = [0]
+
+
 @dataclass
 class RegionState:
     """What lies on a region: the race holding it (or the Lost Tribe), its tokens, its markers."""
@@ -15,6 +20,10 @@ class RegionState:
     race: str | None = None
     tokens: int = 0
     markers: dict[str, int] = field(default_factory=dict)
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        CHANGES[0] += 1
 
     def marker(self, kind: str) -> int:
         return self.markers.get(kind, 0)
