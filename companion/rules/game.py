@@ -99,7 +99,8 @@ class Game:
     def copy(self) -> "Game":
         """An independent game in the same state (board and rules shared: they never change)."""
         return copy.deepcopy(self, {id(self.board): self.board, id(self.rules): self.rules,
-                                    id(self.setup): self.setup})
+                                    id(self.setup): self.setup, id(self._adjacent): self._adjacent,
+                                    id(self._region): self._region})
 
     def undo(self) -> Action:
         """Take back the last action: replay all but it. Returns the action taken back."""
