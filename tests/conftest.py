@@ -4,6 +4,20 @@ import pytest
 CALIBRATION_KINDS = ["elves", "elves-decline", "orcs", "orcs-decline", "lost-tribe", "mountain"]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _demo_cache(tmp_path_factory):
+    """What the demo's simulated camera keeps between runs goes to a folder of the test run, not the
+    user's ~/.cache (the demos the tests start, in this process or a child, share it)."""
+    import os
+    old = os.environ.get("COMPANION_CACHE")
+    os.environ["COMPANION_CACHE"] = str(tmp_path_factory.mktemp("companion-cache"))
+    yield
+    if old is None:
+        os.environ.pop("COMPANION_CACHE", None)
+    else:
+        os.environ["COMPANION_CACHE"] = old
+
+
 @pytest.fixture(scope="session")
 def calibration_table():
     from calibration.sim import SimulatedTable

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import tempfile
 
 import maps
@@ -24,6 +25,9 @@ def add_arguments(p):
 
 
 def run(args) -> int:
+    # numpy's BLAS threads for its small matrices only fight the service's own threads (and other
+    # processes on a Pi's few cores): laying out the simulated board took three times as long with them
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from ..reconcile import follows
     from ..rules import ruleset as rulesets
     config = serve.load_config(args)
@@ -62,15 +66,16 @@ def run(args) -> int:
         from ..service.camera_demo import CameraDemo, usable_in_demo
         saved, note = usable_in_demo(server.service.saved_calibration, demo.map)
         notes.append(note)
-        driver = CameraDemo(server.service.owner, demo, players, saved).start()
+        driver = CameraDemo(server.service.owner, demo, players, saved)
     else:
-        driver = DemoDriver(server.service.owner, demo, players).start()
+        driver = DemoDriver(server.service.owner, demo, players)
     urls = server.urls()
     print(f"companion demo: open {urls[-1]} (on this machine {urls[0]})", flush=True)
     print(f"companion demo: table code {server.service.table_code} (setup, undo, join codes); Ctrl-C stops it",
           flush=True)
     for note in filter(None, notes):
         print(f"companion demo: {note}", flush=True)
+    driver.start()  # after the address: the simulated camera's setting up does not hold it back
     try:
         server.run()
     finally:

@@ -82,6 +82,16 @@ class Answer:
 
 
 @dataclass(frozen=True)
+class Notice:
+    """A line for the table screen from the demo's simulated table: what its players do or wait for
+    (``level`` "info" or "warning"; an empty ``text`` takes the notice down)."""
+
+    text: str
+    level: str = "info"
+    source: str = "demo"
+
+
+@dataclass(frozen=True)
 class Outcome:
     """The answer to one input: ``status`` is an HTTP status; ``code`` and ``sentence`` say why."""
 

@@ -28,7 +28,7 @@ from ..rules.setup import Setup
 from ..shuffle import roll_die
 from . import codes, views, wording
 from ..reconcile import Follower, Question, follows
-from .inputs import Answer, Declare, NewGame, Observation, Outcome, Play, Resolve, RollDie, Undo
+from .inputs import Answer, Declare, NewGame, Notice, Observation, Outcome, Play, Resolve, RollDie, Undo
 from .store import Store, StoredGame
 
 log = logging.getLogger(__name__)
@@ -71,6 +71,7 @@ class GameOwner:
         self._thread: threading.Thread | None = None
         self.follower = Follower()
         self.question: dict | None = None  # the camera's question as the screens show it
+        self.notice: dict | None = None  # what the demo's simulated table says it does or waits for
         self._asked = None  # ... and as the follower asked it (its options are actions)
         self._kept = ""  # the standing alerts and question last stored (JSON)
         # a phone (or screen) repeating refused actions is slowed down: past REFUSALS in REFUSAL_S
@@ -122,6 +123,10 @@ class GameOwner:
         """Handle one input on the owner thread (tests may call it directly)."""
         if isinstance(item, NewGame):
             return self._new_game(item)
+        if isinstance(item, Notice):
+            self.notice = {"text": item.text, "level": item.level, "source": item.source} if item.text else None
+            self._publish()
+            return Outcome(200, "ok", item.text)
         if isinstance(item, hw.RollRequested):
             item = RollDie(source=item.source)
         elif isinstance(item, hw.UndoRequested):
@@ -445,10 +450,11 @@ class GameOwner:
     def _publish(self) -> None:
         self._version += 1
         if self.game is None:
-            self.published = Published(self._version, None, {"no_game": True, "version": self._version}, (), (), ())
+            self.published = Published(self._version, None, {"no_game": True, "version": self._version,
+                                                             "notice": self.notice}, (), (), ())
         else:
             public = views.public_view(self.game)
-            public.update(version=self._version, game=self.stored.id, alerts=list(self._alerts),
+            public.update(version=self._version, game=self.stored.id, alerts=list(self._alerts), notice=self.notice,
                           log=self._log[-40:], question=self.question)
             seats = tuple(dict(views.seat_view(self.game, i), version=self._version)
                           for i in range(len(self.game.players)))

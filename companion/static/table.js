@@ -85,6 +85,7 @@ async function render(state) {
   document.getElementById("roll").classList.toggle("due", !!state.die_due);
   renderAlerts(state.alerts || []);
   renderQuestion(state.question);
+  renderNotice(state.notice);
   document.getElementById("log").replaceChildren(...(state.log || []).slice().reverse().map(e => li(e.text)));
   const setupBox = document.getElementById("setup-box");
   setupBox.classList.toggle("hidden", !state.setup);
@@ -95,6 +96,14 @@ async function render(state) {
 
 function comboTitle(c) {
   return c.title + (c.faction && c.faction !== "neutral" ? ` (${c.faction[0].toUpperCase()}${c.faction.slice(1)})` : "");
+}
+
+function renderNotice(n) {  // what the demo's simulated table does or waits for (the watchdog's report too)
+  const panel = document.getElementById("notice-panel");
+  if (!panel) return;
+  panel.classList.toggle("hidden", !n);
+  panel.classList.toggle("wanted", !!n && n.level === "warning");
+  if (n) text("notice-text", n.text);
 }
 
 function renderQuestion(q) {
