@@ -59,6 +59,7 @@ def run(args) -> int:
         config = dataclasses.replace(config, service=dataclasses.replace(config.service, data_dir=tmp.name))
     config = dataclasses.replace(config, demo=demo)
     server = serve.start_server(config, camera=False)  # its simulated camera is the demo's own
+    server.service.pictures.rendered_maps = True  # the dashboard draws the board the simulated camera films
     from ..service.demo import DemoDriver
     players = demo.players or board.players
     notes = [server.service.calibration_note]

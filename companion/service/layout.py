@@ -1,6 +1,6 @@
 """Board geometry for the dashboard: where each region is drawn.
 
-No measured board geometry exists yet, so ``schematic(board)`` computes a deterministic layout from
+Where no picture of the board exists (``picture.py``), ``schematic(board)`` computes a deterministic layout from
 the map's adjacency (a spectral start, then a few hundred force-directed steps). A Small World of Warcraft map is several
 islands with no border between them: each island is laid out on its own, in its own part of the
 picture, so the islands read as islands. ``geometry(board)`` is the one entry point: real geometry (a polygon per region) can replace the schematic here without
@@ -98,22 +98,40 @@ def schematic(board: maps.Board) -> dict:
     return {rid: (x, y, radius) for rid, (x, y, _) in out.items()}
 
 
-def geometry(board: maps.Board) -> dict:
-    """What the drawing code needs: the view box, each region's shape, terrain and symbols, borders."""
-    places = schematic(board)
+def geometry(board: maps.Board, picture=None, pending: bool = False) -> dict:
+    """What the drawing code needs: the view box, each region's shape, terrain and symbols, borders.
+
+    With a ``picture.Picture`` (the user's calibrated photo, the demo's rendered board) each region is
+    its outline in the picture's pixels and the picture is drawn under them; without one a board of one
+    piece gets the cells of the schematic layout (a clean map), a board of islands circles per island.
+    ``pending``: a picture is being made; ask again soon."""
+    groups = islands_of(board)
+    if picture is None and len(groups) == 1:
+        from .picture import schematic as cells
+        picture = cells(board, WIDTH, HEIGHT)
+    places = schematic(board) if picture is None else None
     regions = []
     for r in board:
-        x, y, radius = places[r.id]
-        regions.append({"id": r.id, "x": x, "y": y, "r": radius, "path": None, "terrain": r.terrain,
+        if picture is not None:
+            x, y, room = picture.anchors[r.id]
+            outline = picture.outlines[r.id]
+            path = "M" + "L".join(f"{px:.1f},{py:.1f}" for px, py in outline) + "Z"
+            radius = room
+        else:
+            (x, y, radius), path = places[r.id], None
+        regions.append({"id": r.id, "x": x, "y": y, "r": radius, "path": path, "terrain": r.terrain,
                         "symbols": sorted(r.symbols), "border": r.border, "lost_tribe": r.lost_tribe,
                         "entry": r.entry, "island": getattr(r, "island", 0), "murloc": getattr(r, "murloc", False)})
     edges = sorted({tuple(sorted((r.id, a))) for r in board for a in r.adjacent})
-    groups = islands_of(board)
     islands = []
-    if len(groups) > 1:
+    if len(groups) > 1 and picture is None:
         for group, (left, top, width, height) in zip(groups, island_boxes(len(groups))):
             islands.append({"island": group[0].island, "name": group[0].island_name,
                             "x": round(left + width / 2, 1), "y": round(top + 16, 1),
                             "box": [round(left, 1), round(top, 1), round(width, 1), round(height, 1)]})
-    return {"width": WIDTH, "height": HEIGHT, "regions": regions, "edges": [list(e) for e in edges],
-            "islands": islands, "schematic": True}
+    width, height = (picture.width, picture.height) if picture is not None else (WIDTH, HEIGHT)
+    source = picture.source if picture is not None else "schematic"
+    image = f"/api/board/{board.name}.jpg" if picture is not None and picture.jpeg else None
+    return {"map": board.name, "width": width, "height": height, "regions": regions,
+            "edges": [list(e) for e in edges], "islands": islands, "schematic": source == "schematic",
+            "source": source, "image": image, "pending": pending}

@@ -9,6 +9,7 @@ from .config import Config
 from .hub import Hub
 from .owner import GameOwner, Published
 from .passes import Passes
+from .picture import Pictures
 from .store import Store
 from .views import SEAT_RGB
 
@@ -34,6 +35,8 @@ class Service:
         self.hardware = None
         # The saved calibration ([camera] load_calibration), and the one line the commands print about it.
         self.saved_calibration, self.calibration_note = calibrated.load(config)
+        # The board as it looks on the dashboard: the calibrated photo (the demo sets rendered_maps).
+        self.pictures = Pictures(self.saved_calibration)
         # The real camera, watched for the game when a calibration is loaded (``camera=False``: the demo,
         # whose simulated camera is its own); ``camera_note`` says in one line whether it is watched.
         self._watch_camera = camera

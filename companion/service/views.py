@@ -10,9 +10,30 @@ from ..rules import pieces
 from ..rules.game import CHANCE, Game
 from . import wording
 
-SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff9f1c", "#9467bd")
-SEAT_RGB = ((214, 39, 40), (31, 119, 180), (44, 160, 44), (255, 159, 28), (148, 103, 189))
+# Okabe and Ito's palette, which colour-blind players tell apart; each seat also has its own shape of
+# token chip on the board and a letter, so no one needs the colour alone.
+SEAT_COLOURS = ("#d55e00", "#0072b2", "#009e73", "#e69f00", "#cc79a7")
+SEAT_RGB = ((213, 94, 0), (0, 114, 178), (0, 158, 115), (230, 159, 0), (204, 121, 167))
+SEAT_SHAPES = ("circle", "square", "diamond", "triangle", "hexagon")
+REGION_ACTIONS = (A.Conquer, A.Attempt, A.DragonConquer, A.Abandon, A.Convert, A.Fortify, A.Heroes)
 CONQUESTS = (A.Conquer, A.Attempt, A.DragonConquer)
+
+
+def seat_letters(names) -> list[str]:
+    """A letter per player (two where two names share the first)."""
+    firsts = [n[:1].upper() or "?" for n in names]
+    return [f if firsts.count(f) == 1 else (n[:2].title() or f) for f, n in zip(firsts, names)]
+
+
+def last_move(game: Game) -> dict | None:
+    """The last action that touched regions (a conquest, an abandon, a Fortress...): the board shows it."""
+    for action in reversed(game.history):
+        if isinstance(action, REGION_ACTIONS):
+            regions = list(action.regions) if isinstance(action, A.Heroes) else [action.region]
+            return {"regions": regions, "notation": action.notation()}
+        if isinstance(action, A.EndTurn):
+            return None
+    return None
 
 
 def last_die(game: Game) -> int | None:
@@ -93,10 +114,12 @@ def public_view(game: Game) -> dict:
     """The state the table shows. No coin totals while the game goes on."""
     seat = game.current_player if not game.finished else None
     players = []
+    letters = seat_letters([p.name for p in game.players])
     for i, p in enumerate(game.players):
         active = game.active_tribe(i)
         players.append({
             "seat": i, "name": p.name, "colour": SEAT_COLOURS[i % len(SEAT_COLOURS)],
+            "shape": SEAT_SHAPES[i % len(SEAT_SHAPES)], "letter": letters[i],
             "combos": [_tribe(game, t.name) for t in game.tribes_of(i)],
             "tokens_in_hand": active.hand if active else 0,
         })
@@ -122,7 +145,7 @@ def public_view(game: Game) -> dict:
         "phase": game.phase, "step": wording.step(game),
         "current": None if seat is None or seat == CHANCE else seat,
         "players": players, "regions": regions, "combos": combos,
-        "conquerable": conquerable(game),
+        "conquerable": conquerable(game), "last_move": last_move(game),
         "die": last_die(game), "die_due": not game.finished and game.explain(A.Roll(0)) is None,
         "actions": len(game.history), "finished": game.finished,
         "awaiting": awaiting(game), "table_choices": table_choices(game), "marker_symbols": marker_symbols(game),

@@ -1,13 +1,15 @@
 /* The table view: listens to /events/table and redraws. */
 "use strict";
-let layout = null, layoutMap = null, current = null, endClosed = false;
+let layout = null, layoutMap = null, current = null, endClosed = false, heard = new Set();
 
 async function ensureLayout(map, ruleset) {
   const key = `${ruleset}:${map}`;
-  if (layoutMap === key) return;
+  if (layoutMap === key && !(layout && layout.pending)) return;
   const r = await fetch(`/api/layout?map=${encodeURIComponent(map)}&ruleset=${encodeURIComponent(ruleset || "")}`);
+  if (!r.ok) return;
   layout = await r.json();
   layoutMap = key;
+  if (layout.pending) setTimeout(() => current && ensureLayout(map, ruleset).then(() => render(current)), 3000);
 }
 
 function renderTrack(state) {
@@ -24,7 +26,7 @@ function renderTrack(state) {
 function renderLegend(state) {
   const parts = Object.entries(state.marker_symbols || {}).map(([title, sym]) => `${sym} ${title}`);
   if (layout && layout.islands && layout.islands.length) parts.push("⚓ Entry Region");
-  parts.push("dashed ring: in decline", "gold ring: immune");
+  parts.push("✦ magic source", "⚒ mine", "◖ cavern", "grey chip, †: in decline", "gold ring: immune");
   text("legend", parts.join(" · "));
 }
 
@@ -64,14 +66,16 @@ async function render(state) {
   current = state;
   if (state.no_game) { markSeen(state.version); return; }
   await ensureLayout(state.map, state.ruleset);
-  text("round", `Round ${state.round} of ${state.rounds}` + (state.last_round ? " — the last round!" : ""));
+  text("round", state.finished ? "The game is over" : `Round ${state.round} of ${state.rounds}` + (state.last_round ? " — the last round!" : ""));
   renderTrack(state);
   renderLegend(state);
   renderValues(state);
   renderChance(state);
-  document.getElementById("round").classList.toggle("last", !!state.last_round);
+  document.getElementById("round").classList.toggle("last", !!state.last_round && !state.finished);
+  document.querySelector(".die-panel").classList.toggle("hidden", !!state.finished);
   text("step", state.step);
-  drawBoard(document.getElementById("board"), layout, state, document.getElementById("show-conquerable").checked);
+  drawTableBoard(state);
+  document.getElementById("player-key").replaceChildren(...playerKey(state.players, state.current));
   const players = document.getElementById("players");
   players.replaceChildren(...state.players.map(p => {
     const e = li(`${p.name}: ${p.combos.map(comboTitle).join("; ") || "no race yet"}` +
@@ -92,6 +96,15 @@ async function render(state) {
   if (state.setup) document.getElementById("setup-list").replaceChildren(...state.setup.map(s => li(s)));
   renderEnd(state);
   markSeen(state.version);
+}
+
+function drawTableBoard(state) {
+  if (!layout) return;
+  const costs = {};
+  if (document.getElementById("show-conquerable").checked) for (const c of state.conquerable || []) costs[c.region] = c.cost;
+  const alerts = (state.alerts || []).map(a => a.region).filter(r => r !== null && r !== undefined);
+  drawBoard(document.getElementById("board"), layout, state, {costs, alerts, numbers: document.getElementById("show-numbers").checked,
+    onTap: rid => { const g = document.getElementById(`region-${rid}`); text("region-info", g ? g.getAttribute("aria-label") : ""); }});
 }
 
 function comboTitle(c) {
@@ -122,20 +135,41 @@ function renderQuestion(q) {
   }));
 }
 
+function alertLine(a) { return `${a.who}: ${a.action} — ${a.sentence}`; }
+
+function alertButtons(a) {  // settling an alert is the table's (unlocked) business
+  if (!document.body.classList.contains("unlocked")) return [];
+  const ok = document.createElement("button");
+  ok.textContent = "Accept the correction";
+  ok.onclick = async () => { const r = await post(`/api/alerts/${a.id}`, {accept: true}); text("table-msg", r.sentence || ""); };
+  const over = document.createElement("button");
+  over.textContent = "Override";
+  over.onclick = async () => { const r = await post(`/api/alerts/${a.id}`, {accept: false}); text("table-msg", r.sentence || ""); };
+  return [" ", ok, " ", over];
+}
+
 function renderAlerts(alerts) {
   const ul = document.getElementById("alerts");
-  if (!alerts.length) { ul.replaceChildren(li("None", "none")); return; }
-  ul.replaceChildren(...alerts.map(a => {
-    const e = li(`${a.who}: ${a.action} — ${a.sentence}`, "alert");
-    const ok = document.createElement("button");
-    ok.textContent = "Accept the correction";
-    ok.onclick = () => post(`/api/alerts/${a.id}`, {accept: true});
-    const over = document.createElement("button");
-    over.textContent = "Override";
-    over.onclick = async () => { const r = await post(`/api/alerts/${a.id}`, {accept: false}); if (r.status >= 400) alert(r.sentence); };
-    e.append(" ", ok, " ", over);
-    return e;
-  }));
+  const banner = document.getElementById("alert-banner");
+  banner.classList.toggle("hidden", !alerts.length);
+  if (!alerts.length) { ul.replaceChildren(li("None", "none")); banner.replaceChildren(); return; }
+  const newest = alerts[alerts.length - 1];
+  const line = document.createElement("span");
+  line.textContent = `⚠ ${alertLine(newest)}` + (alerts.length > 1 ? ` (and ${alerts.length - 1} more below)` : "");
+  banner.replaceChildren(line, ...alertButtons(newest));
+  if (!heard.has(newest.id)) { heard.add(newest.id); if (document.getElementById("alert-sound").checked) beep(); }
+  ul.replaceChildren(...alerts.map(a => { const e = li(alertLine(a), "alert"); e.append(...alertButtons(a)); return e; }));
+}
+
+function beep() {  // the optional alert sound: two short tones, made here (no sound file)
+  try {
+    const ctx = new (window.AudioContext || window.webkitAudioContext)();
+    [0, 0.25].forEach((t, i) => {
+      const o = ctx.createOscillator(), g = ctx.createGain();
+      o.frequency.value = i ? 660 : 880; g.gain.value = 0.15;
+      o.connect(g); g.connect(ctx.destination); o.start(ctx.currentTime + t); o.stop(ctx.currentTime + t + 0.18);
+    });
+  } catch (e) { /* no audio here */ }
 }
 
 function renderEnd(state) {
@@ -190,7 +224,8 @@ async function loadJoinCodes() {
 function start() {
   const events = new EventSource("/events/table");
   events.addEventListener("state", e => render(JSON.parse(e.data)));
-  document.getElementById("show-conquerable").onchange = () => current && render(current);
+  watchConnection(events);
+  for (const id of ["show-conquerable", "show-numbers"]) document.getElementById(id).onchange = () => current && drawTableBoard(current);
   const declareButton = document.getElementById("declare");
   if (declareButton) declareButton.onclick = async () => {
     const region = document.getElementById("declare-region").value;

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from flask import Blueprint, abort, current_app, jsonify, request
+from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 import maps
 
@@ -58,7 +58,7 @@ def board_layout():
     if not name:
         abort(404, description="No game is set up yet.")
     if game is not None and name == game.board.name and request.args.get("ruleset", game.rules.name) == game.rules.name:
-        return jsonify(layout.geometry(game.board))
+        return jsonify(drawing(game.board))
     try:
         rules = rulesets.get(request.args.get("ruleset") or (game.rules.name if game else "smallworld"))
     except ValueError as exc:
@@ -69,7 +69,22 @@ def board_layout():
         board = _board(rules.name, name)
     except maps.MapError as exc:
         abort(404, description=str(exc))
-    return jsonify(layout.geometry(board))
+    return jsonify(drawing(board))
+
+
+def drawing(board: maps.Board) -> dict:
+    """The board's drawing over the best picture ready (``pending``: a better one is being made)."""
+    picture, pending = service().pictures.get(board)
+    return layout.geometry(board, picture, pending)
+
+
+@bp.get("/board/<name>.jpg")
+def board_picture(name: str):
+    """The picture under the board's drawing: the calibrated photo of the empty board, or the demo's."""
+    data = service().pictures.image(name)
+    if data is None:
+        abort(404, description=f"No picture of map {name!r} is ready.")
+    return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "max-age=3600"})
 
 
 @bp.get("/seat")

@@ -1,0 +1,78 @@
+"""The dashboard in a real browser: Debian's Chromium driven by Playwright, one browser and one service
+per test module (each test sets up its own game), pages at a phone's size and a table screen's."""
+import shutil
+import threading
+
+import pytest
+
+from companion.service.config import Config, ServiceSettings
+
+from ..service.helpers import TABLE_CODE
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+SCREEN = {"width": 1920, "height": 1080}
+SIZES = {"phone": PHONE, "screen": SCREEN}
+
+needs_chromium = pytest.mark.skipif(not shutil.which(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from companion.service.server import Server
+    config = Config(service=ServiceSettings(host="127.0.0.1", port=0, data_dir=str(tmp_path_factory.mktemp("data")),
+                                            table_code=TABLE_CODE, keepalive_s=2.0, die_seed=5))
+    s = Server(config, hardware=False)
+    s.start_service()
+    thread = threading.Thread(target=s.run, daemon=True)
+    thread.start()
+    s.url = f"http://127.0.0.1:{s.port}"
+    yield s
+    s.close()
+    thread.join(5)
+
+
+class Watched:
+    """A page whose console errors and failed requests are kept: every test asserts there are none."""
+
+    def __init__(self, page):
+        self.page, self.errors = page, []
+        page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+
+def open_page(browser, size="screen", reduced_motion="no-preference"):
+    context = browser.new_context(viewport=SIZES[size], reduced_motion=reduced_motion)
+    return Watched(context.new_page())
+
+
+def unlock(watched, url):
+    page = watched.page
+    page.goto(f"{url}/unlock")
+    page.fill("input[name=code]", TABLE_CODE)
+    page.click("button:has-text('Unlock')")
+    page.wait_for_url(f"{url}/")
+    return watched
+
+
+def join(watched, url, code):
+    page = watched.page
+    page.goto(f"{url}/join/{code}")
+    page.wait_for_url(f"{url}/seat")
+    return watched
+
+
+def overflow(page) -> int:
+    """How many CSS pixels the page is wider than the viewport (0: no horizontal scrolling)."""
+    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
