@@ -353,7 +353,8 @@ class GameOwner:
         # decline attempt theirs before their player picks)
         if self.follower.declared is not None or (
                 reason is not None and game.phase == "conquest" and game.current_player >= 0):
-            outcome = self._camera(self.follower.die(game, face), item.source, f"The die shows {face}.")
+            outcome = self._camera(self.follower.die(game, face), item.source,
+                                   f"The Reinforcement Die shows {wording.DIE_FACES.get(face, face)}.")
             return dataclasses.replace(outcome, data={**outcome.data, "die": face})
         if reason is not None:
             return Outcome(409, "no-roll-due", "No Reinforcement Die roll is due now: "

@@ -36,6 +36,20 @@ def last_move(game: Game) -> dict | None:
     return None
 
 
+def die_roll(game: Game) -> dict | None:
+    """The last roll of the Reinforcement Die this turn: its face (0 is a blank face), who rolled it,
+    for which region (a final conquest attempt's), and its place in the game (a new roll, a new number)."""
+    for i in range(len(game.history) - 1, -1, -1):
+        action = game.history[i]
+        if isinstance(action, A.Roll):
+            before = game.history[i - 1] if i else None
+            region = before.region if isinstance(before, A.Attempt) else None
+            return {"face": action.face, "seq": i + 1, "region": region, "seat": game.turn.player}
+        if isinstance(action, (A.EndTurn, A.Decline)):
+            return None
+    return None
+
+
 def last_die(game: Game) -> int | None:
     for action in reversed(game.history):
         if isinstance(action, A.Roll):
@@ -146,7 +160,7 @@ def public_view(game: Game) -> dict:
         "current": None if seat is None or seat == CHANCE else seat,
         "players": players, "regions": regions, "combos": combos,
         "conquerable": conquerable(game), "last_move": last_move(game),
-        "die": last_die(game), "die_due": not game.finished and game.explain(A.Roll(0)) is None,
+        "die": last_die(game), "die_roll": die_roll(game), "die_due": not game.finished and game.explain(A.Roll(0)) is None,
         "actions": len(game.history), "finished": game.finished,
         "awaiting": awaiting(game), "table_choices": table_choices(game), "marker_symbols": marker_symbols(game),
         "setup": setup_instructions(game) if not game.history else None,
@@ -229,17 +243,45 @@ def seat_view(game: Game, seat: int) -> dict:
     if wanted and wanted["kind"] == "values" and wanted["seat"] == seat:
         view["values_wanted"] = wanted  # a form, not a button: the numbers are read off the pieces
     elif view["my_turn"]:
-        choices = []
+        choices, placing = [], []
         for action in game.legal_actions():
             if isinstance(action, (A.Redeploy, A.Resettle, A.Encamp)):
-                continue  # placements: entered with the redeployment form
-            choices.append({"notation": action.notation(), "words": wording.describe(game, action)})
+                if action.act not in placing:
+                    placing.append(action.act)  # placements: entered with +/- per region
+                continue
+            choices.append(choice(game, action))
         view["choices"] = choices
+        view["placing"] = placing
         if game.phase == "resettlement":
             view["resettles"] = game.resettle_queue[0][1]
         for tribe in game.tribes_of(seat):
             view["held"][tribe.name] = {str(r): game.regions[r].tokens for r in game.regions_of(tribe.name)}
     return view
+
+
+# What a phone's button says for the actions that need a region tapped on the map.
+REGION_MODES = {"conquer": "Conquer", "attempt": "Final conquest attempt", "abandon": "Abandon a region",
+                "dragon": "Dragon attack", "convert": "Convert", "fortify": "Place a Fortress",
+                "heroes": "Place the Heroes"}
+
+
+def choice(game: Game, action: A.Action) -> dict:
+    """One thing the player may do now: its notation, its sentence, and what a phone draws for it (the
+    regions to tap; for a pick its cost, the coins on it and both pieces' titles)."""
+    out = {"notation": action.notation(), "words": wording.describe(game, action), "act": action.act}
+    if isinstance(action, A.Heroes):
+        out["regions"] = list(action.regions)
+    elif hasattr(action, "region"):
+        out["regions"] = [action.region]
+    if out.get("regions") is not None and action.act in REGION_MODES:
+        out["mode"] = REGION_MODES[action.act]
+    if isinstance(action, A.Pick):
+        slot = next((i for i, s in enumerate(game.column) if s.race == action.race), None)
+        if slot is not None:
+            s = game.column[slot]
+            out.update(cost=slot, coins=s.coins, race_title=game.rules.race_title(s.race),
+                       power_title=wording.power_title(game, s.power))
+    return out
 
 
 def transfers(game: Game, seat: int) -> list[dict]:

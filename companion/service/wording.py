@@ -28,6 +28,9 @@ def spread(game: Game, placement) -> str:
     return ", ".join(f"{n} in region {rid}" for rid, n in placement) or "no tokens on the map"
 
 
+DIE_FACES = {0: "a blank face", 1: "1", 2: "2", 3: "3"}  # the Reinforcement Die has three blank faces
+
+
 def describe(game: Game, action: A.Action) -> str:
     """The sentence for ``action``, from the state just *before* it is applied."""
     seat = game.current_player
@@ -45,7 +48,7 @@ def describe(game: Game, action: A.Action) -> str:
     if isinstance(action, A.Attempt):
         return f"{who}'s {title} attempt a final conquest of {region(game, action.region)}."
     if isinstance(action, A.Roll):
-        return f"The Reinforcement Die shows {action.face}."
+        return f"The Reinforcement Die shows {DIE_FACES[action.face] if action.face in DIE_FACES else action.face}."
     if isinstance(action, A.Abandon):
         return f"{who}'s {title} abandon {region(game, action.region)}."
     if isinstance(action, A.Redeploy):

@@ -96,7 +96,7 @@ function drawBoard(svg, layout, state, opts) {
     if (alerted.has(r.id)) cls.push("alerted");
     if (r.id in costs) cls.push("conquerable");
     if (opts.selected && opts.selected[r.id]) cls.push("selected");
-    const g = el("g", {class: cls.join(" "), id: `region-${r.id}`, "data-region": r.id, tabindex: 0, role: "button",
+    const g = el("g", {class: cls.join(" "), id: `region-${r.id}`, "data-region": r.id, "data-x": r.x, "data-y": r.y, tabindex: 0, role: "button",
                        "aria-label": regionName(r, s, state) + (r.id in costs ? `; conquering it costs ${costs[r.id]} tokens` : "")});
     const shape = r.path ? el("path", {d: r.path, class: "area"}) : el("circle", {cx: r.x, cy: r.y, r: r.r, class: "area"});
     if (!layout.image) shape.setAttribute("fill", TERRAIN[r.terrain] || "#ddd");

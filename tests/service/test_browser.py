@@ -108,12 +108,12 @@ def test_an_illegal_conquest_entered_by_hand_shows_its_alert(browser, server, tm
     table = unlocked_page(browser, server)
     table.wait_for_selector("#board .region")
     ann = seat_page(browser, server, service.owner.published.codes[0])
-    ann.wait_for_selector("#choices button")
-    ann.click("#choices button >> nth=0")  # pick the first combo
-    ann.wait_for_function("document.querySelector('#conquer-region option[value=\"12\"]') !== null")
+    ann.wait_for_selector("#picks .pick")
+    ann.click("#picks .pick >> nth=0")  # pick the first combo
     ann.wait_for_function("document.getElementById('result').textContent.includes('picks')")
-    ann.select_option("#conquer-region", "12")
-    ann.click("#conquer-form button")
+    ann.click("summary:has-text('Type an action')")
+    ann.fill("#free", "conquer 12")
+    ann.click("#free-form button")
     ann.wait_for_function("document.getElementById('result').textContent.includes('border region')")
     table.wait_for_selector("#alerts li.alert")
     alert = table.text_content("#alerts li.alert")
@@ -132,8 +132,8 @@ def test_a_warcraft_pick_asks_the_table_for_the_values_off_the_pieces(browser, s
     table.wait_for_selector("#board .island-box")
     assert table.locator("#board .island-box").count() == 2 and table.locator("#turn-track li").count() == 10
     ann = seat_page(browser, server, service.owner.published.codes[0])
-    ann.wait_for_selector("#choices button")
-    ann.click("#choices button:has-text('Farmer Orcs')")
+    ann.wait_for_selector("#picks .pick")
+    ann.click("#picks .pick:has-text('Farmer Orcs')")
     ann.wait_for_selector("#values-form:not(.hidden)")
     table.wait_for_selector("#values-panel:not(.hidden)")
     assert "Orcs banner" in table.text_content("#values-panel")
