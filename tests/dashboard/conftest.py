@@ -69,6 +69,7 @@ def unlock(watched, url):
 def join(watched, url, code):
     page = watched.page
     page.goto(f"{url}/join/{code}")
+    page.click("main button:has-text('Join')")  # the QR code's page: one button
     page.wait_for_url(f"{url}/seat")
     return watched
 
