@@ -114,14 +114,14 @@ class Summary:
         self._shown = 0
         self._count = 0
 
-    def add(self, detail: str = "", now: float | None = None) -> None:
+    def add(self, detail: str = "", now: float | None = None, level: int | None = None) -> None:
         now = self.clock() if now is None else now
         self.flush(now)
         if self._since is None:
             self._since, self._shown = now, 0
         if self._shown < self.burst:
             self._shown += 1
-            self.log.log(self.level, self.first, detail[:80])
+            self.log.log(self.level if level is None else level, self.first, detail[:160])
         else:
             self._count += 1
 

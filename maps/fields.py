@@ -14,6 +14,12 @@ class MapError(ValueError):
     """A map file that cannot be used; the message is one line a user can act on."""
 
 
+def shown(value: object) -> str:
+    """A wrong value as an error line shows it: short, whatever it is."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def read_text(path: Path, what: str = "map file") -> str:
     """A regular file's UTF-8 text, of a bounded size."""
     try:
@@ -46,7 +52,7 @@ def failing(source: str) -> Fail:
 
 def check_format(data: dict, expected: str, fail: Fail) -> None:
     if data.get("format") != expected:
-        raise fail(f"format must be {expected!r}, found {data.get('format')!r}")
+        raise fail(f"format must be {expected!r}, found {shown(data.get('format'))}")
 
 
 def region_ids(raw_regions: list, lowest: int, highest: int | None, fail: Fail) -> set[int]:
@@ -58,7 +64,7 @@ def region_ids(raw_regions: list, lowest: int, highest: int | None, fail: Fail) 
             raise fail(f"regions[{index}] is not an object")
         rid = raw.get("id")
         if not isinstance(rid, int) or isinstance(rid, bool) or rid < lowest or highest is not None and rid > highest:
-            raise fail(f"regions[{index}]: id must be a whole number {words}, found {rid!r}")
+            raise fail(f"regions[{index}]: id must be a whole number {words}, found {shown(rid)}")
         if rid in ids:
             raise fail("id is used twice", rid)
         ids.add(rid)
@@ -73,27 +79,27 @@ def region_fields(raw: dict, ids: set[int], fail: Fail, *, terrains: Collection[
     flags = tuple(flags)
     unknown = set(raw) - {"id", "terrain", "symbols", "adjacent", *flags}
     if unknown:
-        raise fail(f"unknown field {sorted(unknown)[0]!r}", rid)
+        raise fail(f"unknown field {shown(sorted(unknown)[0])}", rid)
     terrain = raw.get("terrain")
     if terrain not in terrains:
-        raise fail(f"terrain {terrain!r} is not one of {', '.join(terrains)}", rid)
+        raise fail(f"terrain {shown(terrain)} is not one of {', '.join(terrains)}", rid)
     marks = raw.get("symbols", [])
     if not isinstance(marks, list) or any(s not in symbols for s in marks) \
             or distinct_symbols and len(set(marks)) != len(marks):
-        raise fail(f"symbols must be a list of {', '.join(symbols)}, found {marks!r}", rid)
+        raise fail(f"symbols must be a list of {', '.join(symbols)}, found {shown(marks)}", rid)
     values = {}
     for flag in flags:
         value = raw.get(flag, False)
         if not isinstance(value, bool):
-            raise fail(f"{flag} must be true or false, found {value!r}", rid)
+            raise fail(f"{flag} must be true or false, found {shown(value)}", rid)
         values[flag] = value
     adjacent = raw.get("adjacent")
     if not isinstance(adjacent, list) or not adjacent:
         of = "" if whole == "map" else f" of this {whole}"
         raise fail(f"adjacent must be a non-empty list of region ids{of}", rid)
     for other in adjacent:
-        if isinstance(other, bool) or other not in ids:
-            raise fail(f"adjacent lists {other!r}, which is not a region of this {whole}", rid)
+        if not isinstance(other, int) or isinstance(other, bool) or other not in ids:
+            raise fail(f"adjacent lists {shown(other)}, which is not a region of this {whole}", rid)
         if other == rid:
             raise fail("adjacent lists the region itself", rid)
     if len(set(adjacent)) != len(adjacent):

@@ -86,11 +86,11 @@ def parse_island(text: str, source: str = "<island>") -> Island:
     fields.check_format(data, FORMAT, fail)
     unknown = set(data) - {"format", "name", "title", "size", "sample", "note", "regions"}
     if unknown:
-        raise fail(f"unknown field {sorted(unknown)[0]!r}")
+        raise fail(f"unknown field {fields.shown(sorted(unknown)[0])}")
     if not isinstance(data.get("name"), str) or not data["name"] or SEPARATOR in data["name"]:
         raise fail(f"field 'name' must be a name without {SEPARATOR!r}")
-    if data.get("size") not in SIZES:
-        raise fail(f"size must be S, M or L (the icon printed on the board), found {data.get('size')!r}")
+    if not isinstance(data.get("size"), str) or data["size"] not in SIZES:
+        raise fail(f"size must be S, M or L (the icon printed on the board), found {fields.shown(data.get('size'))}")
     if not isinstance(data.get("sample", False), bool):
         raise fail("sample must be true or false")
     raw = data.get("regions")

@@ -44,6 +44,8 @@ class HostSession:
         # a box sending garbage is one log line a minute, with the count (not 20,000 lines a second)
         self._garbage = Summary(log, "scoring box sent garbage, ignored: %s",
                                 "%d garbled lines from the scoring box in the last minute")
+        self._noise = Summary(log, "%s", "%d messages from the scoring box in the last minute (refusals, "
+                              "restarts): is it the companion's firmware?")
         self._hello_at: float | None = None
         self._state_seq: int | None = None
         self._state_at = 0.0
@@ -85,15 +87,17 @@ class HostSession:
         self._state_at = now
 
     def tick(self, now: float) -> None:
+        """Say HELLO again while unanswered; resend the state while unacknowledged."""
         self._now = now
         self._garbage.flush(now)
-        """Say HELLO again while unanswered; resend the state while unacknowledged."""
+        self._noise.flush(now)
         if not self.ready:
             if self._hello_at is not None and now - self._hello_at >= self._timeout:
                 log.debug("scoring box has not answered HELLO; saying it again")
                 self._hello(now)
         elif self._state_seq is not None and now - self._state_at >= self._timeout:
-            log.info("scoring box did not acknowledge STATE %d; sending the state again", self._state_seq)
+            self._say(logging.INFO, f"scoring box did not acknowledge STATE {self._state_seq}; "
+                      "sending the state again")
             self._send_state(now)
 
     # ---- in ----
@@ -112,6 +116,10 @@ class HostSession:
                 continue
             self._handle(seq, kind, fields, now)
 
+    def _say(self, level: int, text: str) -> None:
+        """A line about what the box said: the first few a minute in full, then one count."""
+        self._noise.add(text, self._now, level)
+
     def _problem(self, text: str) -> None:
         self.problems += 1
         self._garbage.add(text, self._now)
@@ -126,11 +134,12 @@ class HostSession:
                 self.firmware = fields[1]
                 self._dice_seen.clear()
                 self.acknowledged = None
-                (log.info if fresh else log.debug)("scoring box ready (firmware %s)", self.firmware)
+                if fresh:
+                    self._say(logging.INFO, f"scoring box ready (firmware {self.firmware[:20]})")
                 self._send_state(now)
             else:
-                log.error("scoring box speaks protocol %s, the companion %d: flash the firmware again "
-                          "(deploy/flash-firmware.sh)", fields[0], proto.VERSION)
+                self._say(logging.ERROR, f"scoring box speaks protocol {fields[0][:20]}, the companion "
+                          f"{proto.VERSION}: flash the firmware again (deploy/flash-firmware.sh)")
         elif kind == "ACK":
             if fields and fields[0] == str(self._state_seq):
                 self.acknowledged = self._state_sent
@@ -138,16 +147,17 @@ class HostSession:
         elif kind == "NAK":
             reason = fields[1] if len(fields) > 1 else "?"
             if reason == "hello":
-                log.info("scoring box forgot the session; saying HELLO again")
+                self._say(logging.INFO, "scoring box forgot the session; saying HELLO again")
                 self.ready = False
                 self._hello(now)
             elif reason == "version":
-                log.error("scoring box refused protocol %d: flash the firmware again (deploy/flash-firmware.sh)",
-                          proto.VERSION)
+                self._say(logging.ERROR, f"scoring box refused protocol {proto.VERSION}: flash the firmware "
+                          "again (deploy/flash-firmware.sh)")
             else:
                 if fields and fields[0] == str(self._state_seq):
                     self._state_seq = None  # the same state would be refused again: wait for the next one
-                log.error("scoring box refused frame %s: %s", fields[0] if fields else "?", reason)
+                self._say(logging.ERROR, f"scoring box refused frame {fields[0][:20] if fields else '?'}: "
+                          f"{reason[:40]}")
         elif kind == "DIE":
             self._send("ACK", (seq,))
             if seq in self._dice_seen:

@@ -119,6 +119,8 @@ def load(path: str | Path | None = None, *, env: Mapping[str, str] | None = None
             raise ConfigError(f"{path}: not valid TOML: {exc}") from None
         except RecursionError:
             raise ConfigError(f"{path}: not valid TOML: nested too deeply") from None
+        except ValueError:  # tomllib's own: a number of thousands of digits
+            raise ConfigError(f"{path}: not valid TOML: a number too long to read") from None
     config = from_mapping(data, source)
     port = env.get(PORT_ENV)
     if port:

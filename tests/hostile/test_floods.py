@@ -71,7 +71,7 @@ def test_a_scoring_box_sending_garbage_is_one_line_a_minute(caplog):
     clock = Clock()
     host = HostSession(lambda item: None)
     rng = random.Random(7)
-    with caplog.at_level(logging.DEBUG, logger="companion.hardware.session"):
+    with caplog.at_level(logging.DEBUG, logger="companion.hardware.scoring_box"):
         for second in range(180):
             for _ in range(200):  # 200 garbled lines a second, torn and junk
                 host.feed(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 30))) + b"$x\n", clock())
