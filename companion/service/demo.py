@@ -118,10 +118,12 @@ class DemoDriver:
             self.owner.submit(Notice(text, level))
 
     def _watch(self) -> None:
-        """The watchdog: a game that has not moved for ``stall_s`` while its players have a move to make
-        is reported once (log + table screen) with what the players wait for; and again when it moves."""
+        """The watchdog: a game that has not moved for ``stall_s`` (or four paces, if longer) while its
+        players have a move to make is reported once (log + table screen) with what the players wait
+        for; and again when it moves."""
         last, since, said = None, time.monotonic(), False
-        tick = min(1.0, self.stall_s / 10)
+        limit = max(self.stall_s, 4 * self.settings.pace_s)  # a slow --pace is no stall
+        tick = min(1.0, limit / 10)
         while not self._stop.wait(tick):
             public = self.owner.published.public
             moved = (public.get("game"), public.get("actions"), public.get("finished"))
@@ -130,7 +132,7 @@ class DemoDriver:
                     self.notice(f"The game moves again (action {public.get('actions')}).")
                 last, since, said = moved, time.monotonic(), False
                 continue
-            if not said and time.monotonic() - since >= self.stall_s:
+            if not said and time.monotonic() - since >= limit:
                 said = True
                 self.stalls += 1
                 self.notice(f"The game has not moved for {time.monotonic() - since:.0f} s at action "

@@ -135,7 +135,7 @@ def test_a_redeployment_entered_by_hand_after_an_undo_is_not_amended_back_by_the
 
 
 def test_the_watchdog_says_when_the_game_has_not_moved_and_what_the_players_wait_for(owner, caplog):
-    driver = DemoDriver(owner, DemoSettings(map="2p", seed=1), 2, stall_s=0.3)
+    driver = DemoDriver(owner, DemoSettings(map="2p", seed=1, pace_s=0.05), 2, stall_s=0.3)
     driver.new_game(1)
     driver.playing, driver.doing = True, "waiting for the camera to answer"
     watchdog = threading.Thread(target=driver._watch, daemon=True)
@@ -157,10 +157,11 @@ def test_the_watchdog_says_when_the_game_has_not_moved_and_what_the_players_wait
         watchdog.join(2)
 
 
-def test_a_finished_game_is_no_stall(owner):
-    driver = DemoDriver(owner, DemoSettings(map="2p", seed=1), 2, stall_s=0.2)
+@pytest.mark.parametrize("pace_s, playing", [(0.05, False), (0.5, True)])
+def test_a_finished_game_or_a_slow_pace_is_no_stall(owner, pace_s, playing):
+    driver = DemoDriver(owner, DemoSettings(map="2p", seed=1, pace_s=pace_s), 2, stall_s=0.2)
     driver.new_game(1)
-    driver.playing = False  # the final scores are shown: the players have no move to make
+    driver.playing = playing  # not playing: the final scores are shown, the players have no move to make
     watchdog = threading.Thread(target=driver._watch, daemon=True)
     watchdog.start()
     time.sleep(0.8)
