@@ -11,7 +11,7 @@ has been still long enough to the follower's decision: bench/follow.py's figure,
 on the hard tier at 1080p), ``companion serve`` start-up to the first page served and its memory
 (RSS), and ``companion demo``'s memory once it has followed a few moves through the simulated
 camera (the service with vision running). The Debian stack is the venv deploy/install.sh makes
-(``--debian-python``; default: built with ``deploy/install.sh --root`` in a temporary folder).
+(``--debian-python``; default: made afresh with ``deploy/install.sh --root`` in a temporary folder).
 
 Times are CPU time on that core (this machine's cores are shared: wall time would measure the
 neighbours); start-up is CPU seconds until the first page is served, with the wall time beside it.
@@ -197,14 +197,12 @@ def worker(args) -> dict:
 # ---- the runner: each stack in its own interpreter on core 0 ----
 
 def debian_python(given: str | None, scratch: Path) -> str:
+    """The given venv's python, else a fresh venv made by deploy/install.sh --root (what a Pi gets today)."""
     if given:
         return given
-    built = ROOT / ".ci-pi/opt/companion/venv/bin/python"
-    if built.exists():
-        return str(built)
     root = scratch / "root"
     subprocess.run(["bash", str(ROOT / "deploy/install.sh"), "--root", str(root)], check=True,
-                   stdout=subprocess.DEVNULL)
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return str(root / "opt/companion/venv/bin/python")
 
 
