@@ -12,6 +12,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from maps import files
+
 from .errors import GeometryError
 
 FORMAT = "smallworld-geometry/1"
@@ -85,13 +87,10 @@ class Geometry:
 
 def load(path: str | Path) -> Geometry:
     """Read a geometry file; any problem is a GeometryError naming the file."""
-    path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise GeometryError(f"{path}: no such geometry file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GeometryError(f"{path}: cannot read: {exc}") from None
+        text = files.read_text(path, "geometry file", 1024 * 1024)  # a regular file, of a bounded size
+    except files.BadInput as exc:
+        raise GeometryError(str(exc)) from None
     return parse(text, str(path))
 
 
@@ -101,9 +100,9 @@ def parse(text: str, source: str = "<geometry>") -> Geometry:
         return GeometryError(f"{source}: {msg}")
 
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise fail(f"line {exc.lineno}: not valid JSON: {exc.msg}") from None
+        data = files.loads(text, source)
+    except files.BadInput as exc:
+        raise GeometryError(str(exc).replace("bad JSON", "not valid JSON")) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise fail(f"format must be {FORMAT!r}")
     try:

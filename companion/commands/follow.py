@@ -5,6 +5,7 @@ import json
 import sys
 from pathlib import Path
 
+from maps import files
 from maps.files import number
 
 from ..errors import UserError
@@ -56,16 +57,18 @@ def _inputs(path: str | None) -> dict[str, list[str]]:
         return {}
     out: dict[str, list[str]] = {}
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        lines = files.read_text(path, "inputs file").splitlines()
+    except files.BadInput as exc:
+        raise UserError(str(exc)) from None
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
-            after, text = Path(str(data["after"])).name, str(data["input"]).strip()
-        except (json.JSONDecodeError, KeyError, TypeError):
+            data = files.loads(line, path, number)
+            after, text = Path(str(data["after"])[:1024]).name, str(data["input"])[:200].strip()
+        except files.BadInput as exc:
+            raise UserError(str(exc)) from None
+        except (KeyError, TypeError):
             raise UserError(f'{path}:{number}: expected {{"after": FRAME, "input": TEXT}}') from None
         problem = _check(text)
         if problem:
