@@ -273,7 +273,12 @@ def main() -> None:
             result = run(args, proc.pid, url, info, Setup.from_json(info["setup"]), play, sync_playwright)
         finally:
             proc.terminate()
-            proc.wait(30)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                print("the service did not stop within 30 s of SIGTERM: killed", file=sys.stderr)
+                proc.kill()
+                proc.wait()
     print(json.dumps(result, indent=1))
 
 

@@ -42,13 +42,14 @@ def listen(host: str, port: int) -> socket.socket:
 
 
 def _uvicorn(app, hub):
-    """uvicorn's Server for ``app``, told to end the event streams first when a signal asks it to stop."""
+    """uvicorn's Server for ``app``, which ends the event streams first when it shuts down (on its
+    event loop: a signal handler must take no lock, it may have interrupted the holder)."""
     import uvicorn
 
     class Stopping(uvicorn.Server):
-        def handle_exit(self, sig, frame):
+        async def shutdown(self, sockets=None):
             hub.close()
-            super().handle_exit(sig, frame)
+            await super().shutdown(sockets)
 
     errors = logging.getLogger("uvicorn.error")
     if not any(isinstance(f, QuietDrops) for f in errors.filters):

@@ -176,3 +176,50 @@ def test_the_error_page_never_fails_even_with_its_templates_gone(app):
     assert r.status_code == 404 and b"Not Found" in r.data and b"Back to the table" in r.data
     r = app.test_client().get("/")  # the table page's own template gone: a 500 page, not a crash
     assert r.status_code == 500 and b"the game is safe" in r.data
+
+
+STOP_WHILE_LOCKED = r"""
+import signal, socket, sys, threading, time
+from companion.service.config import Config, ServiceSettings
+from companion.service.server import Server
+
+class Treacherous:
+    '''The hub's lock, which brings SIGTERM while the main thread (the event loop) holds it.'''
+    def __init__(self):
+        self.lock, self.armed = threading.Lock(), threading.Event()
+    def __enter__(self):
+        self.lock.acquire()
+        if self.armed.is_set() and threading.current_thread() is threading.main_thread():
+            self.armed.clear()
+            signal.raise_signal(signal.SIGTERM)  # its handler runs now, with the lock held
+        return self
+    def __exit__(self, *exc):
+        self.lock.release()
+
+server = Server(Config(service=ServiceSettings(host="127.0.0.1", port=0, data_dir=sys.argv[1], table_code="TABLE7")),
+                hardware=False)
+server.start_service()
+server.service.hub._lock = lock = Treacherous()
+
+def stream_then_arm():
+    time.sleep(1.0)
+    lock.armed.set()
+    s = socket.create_connection(("127.0.0.1", server.port))
+    s.sendall(b"GET /events/table HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")  # the loop takes the lock to subscribe
+    s.recv(100)
+
+threading.Thread(target=stream_then_arm, daemon=True).start()
+server.run()
+print("stopped", flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_sigterm_while_the_loop_holds_the_hubs_lock_still_stops_the_server(tmp_path):
+    """SIGTERM's handler runs on the main thread, which serves: whatever it interrupts, stopping
+    must not wait on a lock the interrupted code holds (the service once hung there for good)."""
+    import subprocess
+    import sys
+    child = subprocess.run([sys.executable, "-c", STOP_WHILE_LOCKED, str(tmp_path)], capture_output=True, text=True,
+                           timeout=60)
+    assert child.stdout.strip() == "stopped", child.stderr[-2000:]
