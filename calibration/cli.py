@@ -42,6 +42,11 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--lock", action="store_true", help="write camera.json with the settings fixed now")
     m = sub.add_parser("markers", help="board frame and marker sheet")
     m.add_argument("--map", default="2p", help="2p, 3p, 4p, 5p or a house map file (docs/maps.md)")
+    m.add_argument("--board", metavar="WxH", help="your board, mm: width x height of the area the markers frame")
+    m.add_argument("--marker-mm", type=float, help="the side of the printed markers, mm")
+    m.add_argument("--marker-inset", type=float, metavar="MM",
+                   help="how far each marker's centre sits from the two board edges at its corner, mm")
+    m.add_argument("--token-mm", type=float, help="a race token's width, mm")
     w = sub.add_parser("watch", help="markers seen, registration stable")
     w.add_argument("--frames", type=number(1, 1000), default=8)
     sub.add_parser("reference", help="capture the empty board")
@@ -65,6 +70,23 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--map", default="2p")
     a.add_argument("--kinds", default="", help="comma-separated kinds (default: every kind)")
     return p
+
+
+def _measures(args) -> dict:
+    """The board's measurements given on the command line (none: the companion's own layout)."""
+    out = {}
+    if args.board:
+        try:
+            w, h = (float(v) for v in args.board.lower().replace(" ", "").split("x"))
+        except ValueError:
+            raise CalibrationError(f"--board {args.board!r}: expected WIDTHxHEIGHT in mm, e.g. 600x450") from None
+        out["board_mm"] = (w, h)
+    for key in ("marker_mm", "token_mm"):
+        if getattr(args, key) is not None:
+            out[key] = getattr(args, key)
+    if args.marker_inset is not None:
+        out["marker_inset_mm"] = args.marker_inset
+    return out
 
 
 def _kinds(text: str) -> list[str]:
@@ -111,7 +133,7 @@ def run(args) -> dict:
     if step == "status":
         return {"dir": str(folder.path), "steps": folder.status()}
     if step == "markers":
-        return flow.markers_step(folder, args.map)
+        return flow.markers_step(folder, args.map, _measures(args))
     if step == "fix-region":
         text = args.polygon
         try:

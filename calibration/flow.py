@@ -31,10 +31,12 @@ def camera_step(settings: Settings, folder, camera, map_name: str, lock: bool = 
     return out
 
 
-def markers_step(folder, map_name: str) -> dict:
-    b = board_mod.for_map(map_name)
+def markers_step(folder, map_name: str, measures: dict | None = None) -> dict:
+    """The board frame (the map's, or the user's measurements: ``board.measured``'s keywords) and the sheet."""
+    b = board_mod.measured(map_name, **measures) if measures else board_mod.for_map(map_name)
     files = markers_mod.prepare(folder, b)
-    return {"map": b.map, "files": files, "marker_mm": b.markers[0].size}
+    return {"map": b.map, "files": files, "marker_mm": b.markers[0].size, "board_mm": [b.width_mm, b.height_mm],
+            "marker_inset_mm": b.markers[0].center[0], "token_mm": b.token_mm}
 
 
 def reference_step(settings: Settings, folder, camera) -> dict:

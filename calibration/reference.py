@@ -17,7 +17,8 @@ from vision.register import rectify, register
 from vision.settings import Settings
 from vision.still import is_still, thumbnail
 
-from .board import Board
+from .board import Board, fit_problem
+from .camera import _markers
 from .errors import CalibrationError
 
 REGION_PX_PER_MM = 2.0  # the rectified photo the regions are grown on
@@ -39,6 +40,10 @@ def capture(settings: Settings, folder, board: Board, frames: list[np.ndarray]) 
         if not s.still:
             raise CalibrationError(f"reference: the picture is moving ({s.moving_share:.1%} changed); "
                                    "keep hands off the board and try again")
+    problem = fit_problem(board, _markers(frames[-1]))
+    if problem:
+        raise CalibrationError(f"board: {problem} (python -m calibration markers --board WxH --marker-mm S "
+                               "--marker-inset D, or the board's measurements on /calibrate/markers)")
     try:
         reg = register(settings, board.geometry(), frames[-1])
     except RegistrationError as exc:

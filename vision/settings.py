@@ -33,7 +33,7 @@ class Settings:
     core_share: float = 0.45        # a piece's core lies this share of a token's radius inside its outline
     solid: float = 0.8              # a blob filling less of its hull is fragments of one piece (cut as its hull)
     occluder_tokens: float = 7.0    # a blob this many tokens large is a hand or arm
-    occluded_tokens: float = 0.35   # a region with this many tokens' area under an occluder is occluded
+    occluded_tokens: float = 0.25   # a region with this many tokens' area under an occluder is occluded
     glare_correction: bool = False  # subtract the lamp's glare seen on the empty board from token colours
     glare_min: float = 20.0         # grey levels of colourless excess over a region's colour that count as glare
     saturated: int = 245            # reference pixels this bright are blinded by glare: lower confidence

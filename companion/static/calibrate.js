@@ -44,6 +44,14 @@
     });
   }
 
+  if (step === "markers" && $("measures-save")) {
+    $("measures-save").onclick = () => busy($("measures-save"), async () => {
+      const d = await api("board", {width_mm: $("m-width").value, height_mm: $("m-height").value,
+        marker_mm: $("m-marker").value, marker_inset_mm: $("m-inset").value, token_mm: $("m-token").value});
+      say(`Board ${d.board_mm[0]} x ${d.board_mm[1]} mm, markers of ${d.marker_mm} mm ${d.marker_inset_mm} mm from the edges, tokens ${d.token_mm} mm: print the sheet again.`);
+    });
+  }
+
   if (step === "markers") {
     let timer = null;
     $("watch").onclick = () => {

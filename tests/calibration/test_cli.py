@@ -82,3 +82,31 @@ def test_a_house_map_is_calibrated_like_a_built_in_one(tmp_path, capsys, monkeyp
     flow.regions_step(folder, flow.truth_seeds(table))
     item = next(it for it in check.run(Settings(), folder)["items"] if it["name"] == "every region registered")
     assert item["ok"], item
+
+
+def test_the_users_own_board_measured_and_checked_against_the_camera(tmp_path, capsys):
+    """A ruler measurement or two on the command line; the empty board's picture says when they do not fit."""
+    d = ["--dir", str(tmp_path), "--yes"]
+    assert main(d + ["markers", "--map", "2p", "--board", "580x440", "--marker-mm", "36", "--marker-inset", "25",
+                     "--token-mm", "20"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["board_mm"] == [580, 440] and out["marker_mm"] == 36 and out["token_mm"] == 20
+    board = json.loads((tmp_path / "board.json").read_text())
+    assert board["markers"][2]["center"] == [555, 415] and board["width_mm"] == 580
+    assert main(d + ["reference"]) == 0  # the simulated board is 580 x 440 mm: it fits
+    capsys.readouterr()
+    # Measured 40 mm too wide: the markers look stretched across, and the message says which.
+    assert main(d + ["markers", "--map", "2p", "--board", "620x440"]) == 0
+    capsys.readouterr()
+    assert main(d + ["reference"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: board: the markers measure") and "board's width" in err and "\n" not in err
+    # A marker sheet printed at another size than given: the side or the spacing is wrong.
+    assert main(d + ["markers", "--map", "2p", "--marker-mm", "40"]) == 0
+    capsys.readouterr()
+    assert main(d + ["reference"]) == 2
+    assert "the marker side or the distance between the markers' centres" in capsys.readouterr().err
+    for bad, says in ((["--board", "600by400"], "expected WIDTHxHEIGHT"), (["--marker-inset", "2"], "--marker-inset 2"),
+                      (["--token-mm", "0"], "--token-mm 0"), (["--board", "50x40"], "150 to 2000 mm")):
+        assert main(d + ["markers", "--map", "2p"] + bad) == 2
+        assert says in capsys.readouterr().err

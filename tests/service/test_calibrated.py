@@ -133,6 +133,13 @@ def test_calibrate_a_house_map_from_the_dashboard(tmp_path):
         assert r.status_code == 400 and "nope.json" in r.get_json()["sentence"]
         r = browser.post("/calibrate/api/map", {"map": str(house)})
         assert r.status_code == 200, r.data
+        # The board's own measurements: one sentence for a bad one, the frame written for good ones.
+        r = browser.post("/calibrate/api/board", {"width_mm": "wide", "height_mm": 480})
+        assert r.status_code == 400 and "field 'width_mm'" in r.get_json()["sentence"]
+        r = browser.post("/calibrate/api/board", {"width_mm": 650})
+        assert r.status_code == 400 and "give both" in r.get_json()["sentence"]
+        r = browser.post("/calibrate/api/board", {"width_mm": 650, "height_mm": 480, "marker_mm": 36, "token_mm": 20})
+        assert r.status_code == 200 and r.get_json()["board_mm"] == [650, 480], r.data
         r = browser.post("/calibrate/api/camera", {})
         assert r.status_code == 200 and r.get_json()["found"] == [0, 1, 2, 3], r.data
         r = browser.page("/calibrate/api/regions")

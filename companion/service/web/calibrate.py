@@ -116,6 +116,31 @@ def choose_map():
     return _api(run)
 
 
+@bp.post("/api/board")
+def board_measures():
+    """The user's own board measured with a ruler: size, marker side and inset, token width (mm)."""
+    def run(st):
+        body = bodies.json_object()
+        out = {}
+        for key, field in (("width_mm", "width_mm"), ("height_mm", "height_mm"), ("marker_mm", "marker_mm"),
+                           ("marker_inset_mm", "marker_inset_mm"), ("token_mm", "token_mm")):
+            value = body.get(field)
+            if value in (None, ""):
+                continue
+            try:
+                out[key] = float(value)
+            except (TypeError, ValueError):
+                raise CalibrationError(f"field {field!r}: a number of millimetres, not {value!r}") from None
+        if ("width_mm" in out) != ("height_mm" in out):
+            raise CalibrationError("fields 'width_mm' and 'height_mm': give both, or neither")
+        if "width_mm" in out:
+            out["board_mm"] = (out.pop("width_mm"), out.pop("height_mm"))
+        if not st.map:
+            raise CalibrationError("choose the map first (the camera step)")
+        return flow.markers_step(st.folder, st.map, out)
+    return _api(run)
+
+
 @bp.get("/preview.jpg")
 def preview():
     _table_only()
