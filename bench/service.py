@@ -249,6 +249,7 @@ def main() -> None:
     parser.add_argument("--streams", type=int, default=100, help="raw event streams held open (idle screens)")
     parser.add_argument("--stale", type=int, default=10, help="of those, how many never read a byte")
     parser.add_argument("--storm", type=int, default=10, help="streams opened and dropped every second")
+    parser.add_argument("--reloading", type=int, default=5, help="phone tabs reloading every second (up to 5)")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--ruleset", default="smallworld",
                         help="smallworld (the 5p map) or warcraft (the 5-player SAMPLE islands)")
@@ -301,8 +302,8 @@ def run(args, pid, url, info, setup, play, sync_playwright) -> dict:
         pages = [new_page()]
         pages[0].goto(url + "/")
         reloading = []
-        for code in info["codes"]:
-            for group in (pages, reloading):
+        for n, code in enumerate(info["codes"]):
+            for group in (pages, reloading) if n < args.reloading else (pages,):
                 page = new_page()
                 page.goto(f"{url}/join/{code}")
                 page.click("button:has-text('Join')")  # the QR code's page: one button
@@ -369,7 +370,7 @@ def run(args, pid, url, info, setup, play, sync_playwright) -> dict:
         "load_average": [round(x, 1) for x in os.getloadavg()], "cpus": os.cpu_count(),
         "ruleset": setup.ruleset, "map": setup.map, "actions": len(sent), "refused": refused[:3],
         "seconds": round(seconds, 1), "final_version_ok": final["version"] == base + len(history),
-        "browsers": len(pages), "reloading_tabs": len(info["codes"]), "reading_streams": len(stream_seen),
+        "browsers": len(pages), "reloading_tabs": len(reloading), "reading_streams": len(stream_seen),
         "stale_streams": args.stale, "storm_per_s": args.storm,
         "action_to_event_ms": everyone,
         "action_to_event_ms_browsers_arrived": latencies(browser_arrived),
