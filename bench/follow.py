@@ -47,6 +47,18 @@ DESIGN_SEED = 4242  # token art never used while developing
 INJECTED = ("not-adjacent", "not-entry", "too-few-tokens", "water", "immune", "ally", "not-your-race",
             "conquests-over", "race-in-decline")
 _MODEL = {}
+FOREIGN_DESIGNS = 9000  # the foreign tier's held-out printings (bench/vision.py's "heldout" range)
+
+
+def _bench_vision():
+    """bench/vision.py (named like the package it measures: loaded by its path)."""
+    if "bench_vision" not in _MODEL:
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("bench_vision", Path(__file__).with_name("vision.py"))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _MODEL["bench_vision"] = module
+    return _MODEL["bench_vision"]
 
 
 def model(settings):
@@ -70,6 +82,9 @@ def one_game(job):
     truth = play(seeded_setup(map_name, int(map_name[0]), seed), seed)
     geo = geometry(map_name)
     session, cal, moved = None, None, 0
+    if realism.style != "plain":  # another printing, calibrated through the calibration flow (bench/vision.py)
+        table, cal, mdl = _bench_vision().calibrated(settings, map_name, seed, FOREIGN_DESIGNS + seed % 100, tier)
+        session = table.session
     while cal is None:  # as at a real table: if the empty board cannot be registered, move the lamp
         session = Session(geo, seed + 7919 * moved, DESIGN_SEED, realism)
         for _ in range(3):
@@ -79,7 +94,8 @@ def one_game(job):
             except RegistrationError:
                 continue
         moved += cal is None
-    mdl = model(settings)
+    if realism.style == "plain":
+        mdl = model(settings)
     rng = np.random.default_rng(seed)
     pick = random.Random(seed)
     gate = StillnessGate(settings)
