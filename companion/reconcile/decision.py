@@ -29,13 +29,25 @@ class Alert:
 
 @dataclass(frozen=True)
 class Question:
-    """Two or more explanations fit the board equally: the table chooses."""
+    """Two or more explanations fit the board equally, or the board and the game part on several
+    regions (is the board right?): the table chooses. Option k takes back the last ``rewinds[k]``
+    actions first (a correction), then plays ``options[k]``; ``labels`` say each option in words;
+    ``regions``: the regions it is about (an option with no actions there keeps the game, and the
+    camera reads them as the game has them)."""
 
     text: str
     options: tuple[tuple[Action, ...], ...]
+    rewinds: tuple[int, ...] = ()
+    labels: tuple[str, ...] = ()
+    regions: tuple[int, ...] = ()
+
+    def rewind(self, option: int) -> int:
+        return self.rewinds[option] if option < len(self.rewinds) else 0
 
     def to_json(self) -> dict:
-        return {"text": self.text, "options": [" then ".join(a.notation() for a in o) for o in self.options]}
+        words = [" then ".join(a.notation() for a in o) for o in self.options]
+        return {"text": self.text, "options": [label or word for label, word in
+                                               zip(self.labels or words, words)], "regions": list(self.regions)}
 
 
 @dataclass
@@ -51,6 +63,8 @@ class Outcome:
     missed: list[tuple[int, Action]] = field(default_factory=list)
     refused: object | None = None  # a typed action the engine refused: its reason (code, sentence)
     hold: bool = False  # something seen once waits for another still sight before it is shown or applied
+    rewind: int = 0  # the last actions taken back first (a correction the table confirmed)
+    trace: list[str] = field(default_factory=list)  # how this was decided, a line a step (``--explain``)
 
     @property
     def in_sync(self) -> bool:
@@ -58,7 +72,10 @@ class Outcome:
 
     def apply_to(self, game: Game) -> None:
         """Play this outcome on ``game`` in its order: the missed actions into the past, the earlier
-        ones seen better, then the new ones (the service stores each as it goes instead)."""
+        ones seen better, then the new ones (the service stores each as it goes instead); a
+        correction takes back the last ``rewind`` actions first."""
+        for _ in range(self.rewind):
+            game.undo()
         for index, action in self.missed:
             game.insert(index, action)
         for index, action in self.amend:

@@ -16,15 +16,18 @@ from ..rules.game import Game
 from .corrections import Corrections, replaced
 from .decision import Alert, Outcome, Question, Standing, classify, placing
 from .evidence import Evidence, trusting, unsure_of, view_of
+from .resync import resync
 from .hypotheses import (Explanation, Hints, after, attempts, guess_redeploy, legal_in_turn, markers, redeploying,
                          resettlement, search, unread_conquests)
-from .view import View, differences, expected_view
+from .view import View, describe, differences, expected_view
 
 __all__ = ["Alert", "Follower", "Outcome", "Question", "follows", "view_of"]
 
 # The rulesets whose pieces the camera knows (vision's labels) and whose moves the search proposes.
 # Small World of Warcraft is followed by hand: see docs/warcraft.md, "The camera".
 FOLLOWED_RULESETS = ("smallworld",)
+BURST = 3  # regions newly disagreeing in one sight that make one question, not a row of alerts
+PERSIST = 3  # sights a discrepancy stands before the follower asks whether the board is right
 
 
 def follows(ruleset: str) -> bool:
@@ -42,6 +45,8 @@ class Follower:
         self.corrections = Corrections(self.evidence)
         self.standing = Standing()
         self.question: Question | None = None
+        self.asked: set[int] = set()  # the turns (ends of turns so far) in which a correction was looked for unasked
+        self.explain = False  # keep a trace of each decision in ``Outcome.trace``
 
     @property
     def last_seen(self) -> View | None:
@@ -65,16 +70,22 @@ class Follower:
         """Reconcile a still view of the board with the game. Regions in ``hidden`` are not judged;
         those in ``unsure`` only confirm an explanation found elsewhere, or one that fits them exactly."""
         ev, co = self.evidence, self.corrections
+        given = game
         hidden = set(hidden)
+        trace: list[str] = []
         # evidence: what this sight says, and how far each region is trusted
         seen, unsure, previous, sighted_before = ev.take(game, seen, hidden, set(unsure))
+        if self.explain:
+            trace += [f"differences: {_differences(game, seen, hidden, ev.unseen)}",
+                      f"not judged alone: hidden {sorted(hidden)}, unsure {sorted(unsure - hidden)}"]
         if not differences(game, seen, hidden, ev.unseen):
             self.standing.keep(hidden | unsure)
             self.question = None
             ev.remember_unseen(game, trusting(game, seen, unsure), [])
             ev.confirm(game, seen, hidden, [])
             return Outcome(alerts=self.standing.values(),
-                           amend=co.amendments(game, seen, sighted_before, hidden | unsure, hidden))
+                           amend=co.amendments(game, seen, sighted_before, hidden | unsure, hidden),
+                           trace=trace + ["chosen: nothing to do (the board agrees with the game)"] if self.explain else [])
         # corrections the sight asks for before anything new: a missed placement, a lighter defence
         missed = co.missed_placements(game, seen, sighted_before, hidden | unsure)
         if missed:  # a Fortress placed under a stack, seen since: into the turn it was placed in
@@ -85,6 +96,8 @@ class Follower:
             game = replaced(game, first)
         # hypotheses: the legal actions that explain the sight
         found = search(game, seen, hidden | unsure, self.hints, ev.unseen, ev.room)
+        if self.explain:
+            trace += [f"hypothesis: {_actions(e.actions)} leaves {len(e.remaining)} difference(s)" for e in found]
         if len(found) > 1 and found[0].actions and not found[0].remaining:
             return self._ask(found)
         best = found[0]
@@ -120,11 +133,21 @@ class Follower:
         first_sight = ev.sightings - sighted_before  # a marker read once may be a misread: wait for another
         remaining = [d for d in best.remaining
                      if not placing(best.game, d, seen) and (d.region, d.label) not in first_sight]
+        question = self._burst(given, seen, hidden, {d.region for d in remaining})
+        if question is not None:  # many regions part from the game at once: one question, not a row of alerts
+            ev.confirm(best.game, seen, hidden, best.remaining)
+            return Outcome(alerts=self.standing.values(), question=question,
+                           trace=trace + [f"asked: {question.text}"] if self.explain else [])
         raised = self.standing.keep(hidden | unsure,
                                     {(d.region, a.code): a for d, a in classify(best.game, remaining, seen)})
         ev.confirm(best.game, seen, hidden, best.remaining)
+        if self.explain:
+            trace.append(f"chosen: {_actions(best.actions)}"
+                         + (f", amended {[(i, a.notation()) for i, a in amend]}" if amend else "")
+                         + (f"; alerts {[f'{a.code} on {a.region}' for a in raised]}" if raised else "")
+                         + ("; holding for another look" if self.standing.pending else ""))
         return Outcome(actions=best.actions, alerts=self.standing.values(), raised=raised, amend=amend,
-                       missed=missed, hold=bool(self.standing.pending))
+                       missed=missed, hold=bool(self.standing.pending), trace=trace)
 
     def _ask(self, found) -> Outcome:
         options = tuple(tuple(e.actions) for e in found)
@@ -277,15 +300,62 @@ class Follower:
         """The table chose one of the question's explanations."""
         if self.question is None or not 0 <= option < len(self.question.options):
             return Outcome(alerts=self.standing.values(), note="no such answer")
-        chosen = list(self.question.options[option])
-        self.question = None
-        return self._do(game, chosen)
+        question, self.question = self.question, None
+        chosen, rewind = list(question.options[option]), question.rewind(option)
+        if not chosen and not rewind and question.regions:  # the game is right: its alerts stand
+            return Outcome(alerts=self.standing.values(), note="the game kept as it is")
+        if rewind:
+            game = Game.replay(game.setup, game.history[:len(game.history) - rewind], game.board)
+        out = self._do(game, chosen)
+        out.rewind = rewind
+        for region in question.regions:
+            self.standing.drop(region)
+        out.alerts = self.standing.values()
+        return out
 
     def accept(self, game: Game, region: int) -> Outcome:
         """Override: the table says the board is right as the camera sees this region (a misread)."""
         self.evidence.accept(game, region)
         self.standing.drop(region)
         return Outcome(alerts=self.standing.values())
+
+    def board_is_right(self, game: Game) -> Outcome:
+        """The table says the board is right: the smallest set of corrections that puts the record
+        in step with the board the camera last saw, offered as one question to confirm."""
+        if self.last_seen is None:
+            return Outcome(alerts=self.standing.values(), note="the camera has not seen the board yet")
+        question = self._resync_question(game, self.last_seen, self.evidence.last_hidden, asked=True)
+        if question is None:
+            return Outcome(alerts=self.standing.values(), note="the board and the game agree: nothing to correct")
+        self.question = question
+        return Outcome(alerts=self.standing.values(), question=question)
+
+    def _burst(self, game: Game, seen: View, hidden: set[int], disagreeing: set[int]) -> Question | None:
+        """Several regions newly parting from the game in one sight (a bumped board, a misread patch,
+        a lamp), or a discrepancy standing sight after sight: one question, when corrections to the
+        record would make it agree with the board better (else the alerts say it)."""
+        new = disagreeing - self.standing.regions()
+        stood = {r for r in disagreeing & self.standing.regions() if self.standing.stood(r) >= PERSIST}
+        if len(new) < BURST and not stood:
+            return None
+        return self._resync_question(game, seen, hidden)
+
+    def _resync_question(self, game: Game, seen: View, hidden: set[int], asked: bool = False) -> Question | None:
+        turn = sum(isinstance(a, EndTurn) for a in game.history)
+        if not asked and turn in self.asked:
+            return None  # asked once this turn already: the alerts say the rest
+        if not asked:
+            self.asked.add(turn)  # tried once a turn (the search through past actions is not free)
+        found = resync(game, seen, hidden, self.evidence.unseen, self.evidence.room)
+        if not found.regions or (not asked and found.left > 0):
+            return None  # asked unprompted only when corrections make the board and the record agree
+        where = "; ".join(describe(game, seen, r) for r in found.regions[:6])
+        text = (f"The board and the game differ on region{'s' if len(found.regions) > 1 else ''} "
+                f"{', '.join(map(str, found.regions))} ({where}). Is the board right?")
+        fix = found.describe(game)
+        return Question(text, (tuple(found.actions), ()), (found.rewind, 0),
+                        (f"the board is right: {fix}", "the game is right: keep it"),
+                        tuple(found.regions))
 
     def resync(self) -> None:
         """After a manual action (a correction entered by hand): the game is the truth again."""
@@ -311,3 +381,12 @@ class Follower:
             self.hints.target = None
         if any(isinstance(a, EndTurn) for a in actions):  # a die face or a target kept is for one turn only
             self.hints = Hints()
+
+
+def _actions(actions) -> str:
+    return ", ".join(a.notation() for a in actions) or "no action"
+
+
+def _differences(game: Game, seen: View, hidden: set[int], unseen) -> str:
+    found = differences(game, seen, hidden, unseen)
+    return "; ".join(f"region {d.region} {d.label} game {d.expected} camera {d.seen}" for d in found) or "none"

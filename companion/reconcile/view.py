@@ -163,3 +163,25 @@ def placing_now(game: Game, race: str) -> bool:
 def occupied(seen: View, region: int) -> bool:
     """Whether the camera sees race or Lost Tribe tokens on a region."""
     return any(label not in pieces.MARKERS_IN_BOX for label in seen.get(region, {}))
+
+
+def contents(game: Game, labels: dict[str, int]) -> str:
+    """What lies on a region, in words: '2 Ratmen, 1 Mountain' ('nothing' for none)."""
+    words = []
+    for label, n in sorted(labels.items()):
+        if unread(label):
+            words.append(f"{n} token(s) it cannot place (read as {label[len(UNREAD):]})")
+        elif label in pieces.MARKERS_IN_BOX:
+            words.append(f"{n} {pieces.MARKER_NAMES[label]}")
+        else:
+            race, in_decline = label_race(label)
+            title = "Lost Tribe" if race == pieces.LOST_TRIBE else (
+                game.rules.race_title(race) if game.rules.is_race(race) else race)
+            words.append(f"{n} {title}{' in decline' if in_decline else ''}")
+    return ", ".join(words) or "nothing"
+
+
+def describe(game: Game, seen: View, region: int) -> str:
+    """A region as the camera reads it and as the game holds it, in words."""
+    return (f"region {region}: the camera reads {contents(game, seen.get(region, {}))}, "
+            f"the game has {contents(game, expected_view(game).get(region, {}))}")

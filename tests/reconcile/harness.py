@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from companion.reconcile import Follower, expected_view
+from companion.rules import pieces
 from companion.rules import Game
 from companion.rules.actions import Attempt, EndTurn, Redeploy, Resettle, Roll
 
@@ -29,6 +30,26 @@ def _entered_by_hand(ours: Game, live: Game) -> int:
             break
         same += 1
     return len(live.history) - same
+
+
+def _owners(game: Game) -> dict:
+    """Which kind of token holds each region (what a table checks at a glance, not the counts)."""
+    return {rid: tuple(sorted(label for label in labels if label not in pieces.MARKERS_IN_BOX))
+            for rid, labels in expected_view(game).items()}
+
+
+def _puts_right(ours: Game, question, option: int, live: Game) -> bool:
+    """Whether the table, looking at its board, says yes to this correction: after it, every region is
+    held as on the board, and the turn is the board's."""
+    trial = ours.copy()
+    try:
+        for _ in range(question.rewind(option)):
+            trial.undo()
+        for action in question.options[option]:
+            trial.apply(action)
+    except Exception:  # noqa: BLE001 - a correction that no longer fits is refused
+        return False
+    return _owners(trial) == _owners(live) and trial.current_player == live.current_player
 
 
 def invisible(before, after, action) -> bool:
@@ -64,9 +85,13 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
         if table_reacts and out.raised:
             if ours.fingerprint() != live.fingerprint():
                 run.corrections += 1
-                run.entered += _entered_by_hand(ours, live)
-                run.ours = live.copy()
-                f.resync()
+                fixed = f.board_is_right(ours)  # first: "the board is right", the corrections confirmed
+                if fixed.question is not None and _puts_right(ours, fixed.question, 0, live):
+                    f.answer(ours, 0).apply_to(ours)
+                if ours.fingerprint() != live.fingerprint():  # else (or what is left) entered by hand
+                    run.entered += _entered_by_hand(ours, live)
+                    run.ours = live.copy()
+                    f.resync()
             else:
                 for alert in out.raised:
                     if alert.region is not None:
@@ -74,8 +99,12 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
                         run.accepted += 1
         elif out.question:
             run.questions += 1
-            upcoming = truth.history[len(ours.history):]
-            choice = next((k for k, o in enumerate(out.question.options) if list(o) == upcoming[:len(o)]), 0)
+            q = out.question
+            if q.regions:  # is the board right? yes when the corrections put the record in step with it
+                choice = 0 if _puts_right(ours, q, 0, live) else len(q.options) - 1
+            else:
+                upcoming = truth.history[len(ours.history):]
+                choice = next((k for k, o in enumerate(q.options) if list(o) == upcoming[:len(o)]), 0)
             f.answer(ours, choice).apply_to(ours)
 
     for action in truth.history:

@@ -468,3 +468,19 @@ def test_a_typed_action_that_does_not_fit_is_refused_in_the_engines_words():
     g = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen")
     out = Follower().typed(g, parse_notation("pick humans"))
     assert out.actions == [] and out.refused is not None and out.refused.code in out.note
+
+
+def test_the_board_is_right_takes_back_a_misread_conquest_and_plays_what_the_board_shows():
+    g = act(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    f = Follower()
+    truth = act(game_with("alchemist ratmen"), "pick ratmen", "conquer 3")  # region 3, not 4, was conquered
+    f.see(g, expected_view(truth))
+    out = f.board_is_right(g)
+    q = out.question
+    assert q is not None and q.regions and "Is the board right?" in q.text and "region 3" in q.text
+    assert q.rewind(0) == 1 and [a.notation() for a in q.options[0]] == ["conquer 3"]
+    assert "take back conquer 4" in q.to_json()["options"][0]
+    f.answer(g, 0).apply_to(g)
+    assert [a.notation() for a in g.history] == ["pick ratmen", "conquer 3"]
+    assert f.see(g, expected_view(g)).in_sync
+
