@@ -24,16 +24,25 @@ def test_lights_hope_chapel_protects_every_region_of_the_race():
     assert g.tribes["orcs"].hand == 1 and g.tray("orcs") == 11 - 8 - 1  # taken back, none discarded
 
 
-def test_lights_hope_chapel_spares_a_bombs_loss():
-    # a Bomb's explosion "is treated as a successful conquest (the opponent loses 1 Race token ...)"
-    g = game_with("farmer goblins", "ranger orcs")
+def _bombed(race, marker=None):
+    """Ann's Goblins (201) put a Bomb on 202 of Ben's ``race`` (202: 2 tokens, 203: 7, ``marker`` on
+    203); it is Ann's next turn, the Bomb's face awaited."""
+    g = game_with("farmer goblins", f"ranger {race}")
     play(g, "pick goblins", "conquer 201")
     finish(g)
-    play(g, "pick orcs", "conquer 202", "conquer 203")
-    with_marker(g, 203, "lights-hope-chapel")
+    play(g, f"pick {race}", "conquer 202", "conquer 203")
+    if marker:
+        with_marker(g, 203, marker)
     finish(g, "redeploy 202:2 203:7")
     play(g, "redeploy 201:9", "bombs 202", "end")
     play(g, "redeploy 202:2 203:7", "end")
+    assert g.awaiting() == ("detonate", 202)
+    return g
+
+
+def test_lights_hope_chapel_spares_a_bombs_loss():
+    # a Bomb's explosion "is treated as a successful conquest (the opponent loses 1 Race token ...)"
+    g = _bombed("orcs", "lights-hope-chapel")
     play(g, "detonate 202 exploding")
     assert g.regions[202].race is None and g.tribes["orcs"].hand == 2  # both retrieved
 
@@ -89,14 +98,8 @@ def test_harmony_is_paid_before_intimidating_the_pandaren():
 
 def test_harmony_is_paid_when_a_bomb_explodes_on_the_pandaren():
     # "forcing the removal of a Race token from their territory by any means": a Bomb
-    g = game_with("farmer goblins", "ranger pandaren")
-    play(g, "pick goblins", "conquer 201")
-    finish(g)
-    play(g, "pick pandaren", "conquer 202", "conquer 203")
-    finish(g, "redeploy 202:2 203:7")
-    assert g.wc.harmony == {0: "pandaren"}
-    play(g, "redeploy 201:9", "bombs 202", "end")
-    play(g, "redeploy 202:2 203:7", "end")  # Harmony given again: Ann was not attacked
+    g = _bombed("pandaren")
+    assert g.wc.harmony == {0: "pandaren"}  # given at the end of Ben's turns: Ann was not attacked
     ann, ben = g.players[0].coins, g.players[1].coins
     play(g, "detonate 202 exploding")
     assert g.regions[202].race is None
@@ -117,7 +120,7 @@ def test_harmony_is_paid_when_a_portal_mage_moves_the_pandarens_tokens():
 # -- Aegis of Aggramar -------------------------------------------------------------------------------
 def _aegis():
     """Ann's Orcs hold 101 (9 tokens, the Aegis) and 102; Ben picks the Trolls."""
-    g = game_with("farmer orcs", "goblins-placeholder".replace("goblins-placeholder", "intimidating trolls"))
+    g = game_with("farmer orcs", "intimidating trolls")
     play(g, "pick orcs", "conquer 101", "conquer 102")
     with_marker(g, 101, "aegis-of-aggramar")
     finish(g, "redeploy 101:8 102:1")
@@ -242,3 +245,13 @@ def test_one_beast_is_the_loss_and_the_others_are_redeployed():
     assert g.regions[102].marker("beast") == 1 and g.phase == "resettlement"
     play(g, "resettle orcs 102:1")
     assert g.regions[102].tokens == 9
+
+
+def test_a_bomb_on_the_pandaren_does_nothing_when_its_owner_cannot_pay_the_harmony():
+    # "A player with a Harmony token must pay 2 Victory Coins to the Pandaren before attacking them":
+    # a Bomb explodes when nobody chooses; a player who cannot pay cannot attack (docs/warcraft.md)
+    g = _bombed("pandaren")
+    g.players[0].coins = 1
+    play(g, "detonate 202 exploding")
+    assert g.regions[202].race == "pandaren" and g.regions[202].tokens == 2 and not g.regions[202].marker("bomb")
+    assert g.players[0].coins == 1
