@@ -3,12 +3,19 @@
 "use strict";
 let dieSeen = null;
 
-function showDie(box, roll, players) {
+function showDie(box, roll, players, stays) {
   if (!box) return;
-  box.classList.toggle("hidden", !roll);
-  if (!roll) return;
   const face = box.querySelector(".die");
   const caption = box.querySelector("p");
+  box.classList.toggle("hidden", !roll && !stays);
+  if (!roll) {
+    face.dataset.face = "";
+    face.querySelector("span").textContent = "–";
+    face.setAttribute("aria-label", "Not rolled this turn");
+    face.setAttribute("role", "img");
+    caption.textContent = "Not rolled this turn.";
+    return;
+  }
   const who = players && players[roll.seat] ? players[roll.seat].name : "";
   const shows = roll.face === 0 ? "a blank face" : `${roll.face}`;
   face.dataset.face = `${roll.face}`;

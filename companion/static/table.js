@@ -85,7 +85,7 @@ async function render(state) {
   }));
   document.getElementById("combos").replaceChildren(...state.combos.map(c =>
     li(`${comboTitle(c)} — costs ${c.cost}` + (c.coins ? `, ${c.coins} coin${c.coins > 1 ? "s" : ""} on it` : ""))));
-  text("die-face", state.die === null || state.die === undefined ? "–" : `${state.die}`);
+  showDie(document.getElementById("die-show"), state.die_roll, state.players, true);
   document.getElementById("roll").classList.toggle("due", !!state.die_due);
   renderAlerts(state.alerts || []);
   renderQuestion(state.question);

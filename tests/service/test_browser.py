@@ -74,9 +74,12 @@ def test_table_die_button_shows_the_face(browser, server, tmp_path):
     page.wait_for_selector("#board .region")
     assert page.locator("#board .region").count() == 23
     page.click("#roll")
-    page.wait_for_function("document.getElementById('die-face').textContent.trim() !== '–'")
-    face = page.text_content("#die-face").strip()
+    page.wait_for_function("document.getElementById('die-face').dataset.face !== ''")
+    face = page.get_attribute("#die-face", "data-face")
     assert face == str(service.owner.published.public["die"]) and face in "0123"
+    shown = page.text_content("#die-face").strip()
+    assert shown == ("" if face == "0" else face)  # a blank face is blank
+    assert page.text_content("#die-caption").startswith("Ann rolled for region")
     page.screenshot(path=str(tmp_path / "table.png"))
 
 
