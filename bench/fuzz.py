@@ -5,8 +5,8 @@
 
 Each fuzzer runs in its own process under a 2.5 GB address-space cap, each case under a 60 s alarm,
 and counts: ``tracebacks`` (an exception a user would see as one), ``server_errors`` (a 500 from the
-API), ``hangs`` (a case over 60 s: a calibration step on a busy Pi takes seconds), ``leaked_totals`` (a coin total in a sentence the table or
-another phone receives), ``memory_blowups`` (a MemoryError, or the process growing by over 200 MB).
+API), ``hangs`` (a case over 60 s: a calibration step on a busy Pi takes seconds), ``leaked_totals``
+(a coin total in a sentence the table or another phone receives), ``memory_blowups`` (a MemoryError, or the process growing by over 200 MB).
 
 Fuzzers: records (``companion replay`` on mutated records of both rulesets), api (every route, any
 body, as table, seat or stranger), config (mutated configuration files), islands (mutated island
