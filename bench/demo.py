@@ -161,7 +161,9 @@ def main() -> None:
     def run(where_seed):
         where, seed = where_seed
         cache = cold.get(where) if seed == args.first_seed else None
-        return one_game(args.ruleset, where, seed, args.give_up, cache)
+        game = one_game(args.ruleset, where, seed, args.give_up, cache)
+        print(json.dumps(game), file=sys.stderr, flush=True)  # progress: one line a game
+        return game
 
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         if args.cold:  # the cold start of each map first, alone: what it costs is the point
