@@ -10,6 +10,7 @@ from maps.files import number
 
 from ..errors import UserError
 from ..reconcile import Follower
+from ..reconcile.view import describe
 from ..rules import RecordError
 from ..rules.actions import parse_notation
 from ..rules.record import IllegalRecordLine, read, replay, write
@@ -28,6 +29,8 @@ def add_arguments(p):
                    help="what the camera cannot see, one JSON object a line: "
                         '{"after": "frame-012.png", "input": "die 3"} (die N, declare REGION, confirm, answer N, '
                         "or any action such as \"pick ratmen\")")
+    p.add_argument("--explain", action="store_true",
+                   help="print, for each sight, the differences, the hypotheses tried and the one chosen")
     p.add_argument("--fps", type=number(0.1, 240, float), default=10.0,
                    help="frames per second of the sequence, 0.1 to 240 (default 10)")
     p.add_argument("frames", nargs="+", metavar="FRAMES", help="image files, or a folder of them, in time order")
@@ -121,12 +124,17 @@ def run(args) -> int:
     except VisionError as exc:
         raise UserError(str(exc)) from None
     follower = Follower()
+    follower.explain = args.explain
     gate = StillnessGate(settings)
     prior = None
     flags = 0
 
     def take(out, where: str) -> None:
         nonlocal flags
+        for line in out.trace:
+            print(f"{where}: explain: {line}")
+        for _ in range(out.rewind):  # a correction confirmed: the last actions taken back first
+            print(f"{where}: taken back: {game.undo().notation()}")
         for number, action in out.missed:  # actions missed then, seen now: into the past
             game.insert(number, action)
             print(f"{where}: missed before action {number + 1}: {action.notation()}")
@@ -140,6 +148,8 @@ def run(args) -> int:
             flags += 1
             who = f" ({alert.player})" if alert.player else ""
             print(f"{where}: FLAG {alert.code}{who}: {alert.sentence}", flush=True)
+            if alert.region is not None and follower.last_seen is not None:
+                print(f"{where}:   {describe(game, follower.last_seen, alert.region)}")
         if out.refused is not None:
             print(f"{where}: REFUSED {out.note}", flush=True)
         elif out.note and not out.actions and not out.raised:

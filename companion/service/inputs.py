@@ -82,6 +82,14 @@ class Answer:
 
 
 @dataclass(frozen=True)
+class BoardIsRight:
+    """The table says the board is right: the camera offers the corrections that put the game in step
+    with it, as a question to confirm (``Follower.board_is_right``)."""
+
+    source: str = "web"
+
+
+@dataclass(frozen=True)
 class Notice:
     """A line for the table screen from the demo's simulated table: what its players do or wait for
     (``level`` "info" or "warning"; an empty ``text`` takes the notice down)."""

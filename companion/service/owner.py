@@ -28,7 +28,7 @@ from ..rules.setup import Setup
 from ..shuffle import roll_die
 from . import codes, views, wording
 from ..reconcile import Follower, Question, follows
-from .inputs import Answer, Declare, NewGame, Notice, Observation, Outcome, Play, Resolve, RollDie, Undo
+from .inputs import Answer, BoardIsRight, Declare, NewGame, Notice, Observation, Outcome, Play, Resolve, RollDie, Undo
 from .store import Store, StoredGame
 
 log = logging.getLogger(__name__)
@@ -145,6 +145,10 @@ class GameOwner:
             return self._camera(self.follower.confirm(self.game), item.source)
         if isinstance(item, Declare):
             return self._camera(self.follower.declare(self.game, item.region), item.source)
+        if isinstance(item, BoardIsRight):
+            if not follows(self.game.rules.name):
+                return Outcome(409, "no-camera", f"The camera does not follow {self.game.rules.title} games.")
+            return self._camera(self.follower.board_is_right(self.game), item.source)
         if isinstance(item, Answer):
             question = self.follower.question
             if question is None or not 0 <= item.option < len(question.options):
@@ -365,6 +369,8 @@ class GameOwner:
     def _camera(self, out, source: str, sentence: str = "") -> Outcome:
         """Apply what reconciliation explained (each action stored before it is shown); keep its alerts
         and its question on the table screen."""
+        for _ in range(out.rewind):  # a correction the table confirmed ("the board is right"): taken back first
+            self._undo()
         for seq, action in out.missed:  # actions the camera missed then and sees now
             self._insert(seq, action, source)
         for seq, action in out.amend:  # earlier actions the camera now sees better, then the new ones

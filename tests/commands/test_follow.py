@@ -62,6 +62,7 @@ def test_follow_infers_the_conquest_and_flags_the_illegal_one(table, capsys):
     assert code == 0
     assert "conquer 4" in out
     assert "FLAG not-adjacent (Ann): Region 20 (Swamp) is not adjacent to any region your Ratmen hold." in out
+    assert "region 20: the camera reads 2 Ratmen, the game has nothing" in out  # what was read, what is held
     record = read(out_record)
     assert [a.notation() for a in record.actions] == ["pick ratmen", "conquer 4"]
 
@@ -119,3 +120,14 @@ def test_follow_inputs_that_cannot_be_read_say_which_line(table, capsys, tmp_pat
                  "--record", str(tmp_path / "out.jsonl"), "--inputs", str(inputs), str(table / "frames")])
     err = capsys.readouterr().err
     assert code == 2 and "inputs.jsonl:2: input 'conquer x'" in err and err.count("\n") == 1
+
+
+def test_follow_explain_traces_each_sight(table, capsys, tmp_path):
+    code = main(["follow", "--setup", str(table / "setup.jsonl"), "--geometry", str(table / "geometry.json"),
+                 "--model", str(table / "model.npz"), "--reference", str(table / "empty.png"),
+                 "--record", str(tmp_path / "o.jsonl"), "--explain", str(table / "frames")])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "explain: differences: region 4 ratmen game 0 camera 2" in out
+    assert "explain: hypothesis: conquer 4 leaves 0 difference(s)" in out
+    assert "explain: chosen: conquer 4" in out

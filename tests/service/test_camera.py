@@ -110,3 +110,26 @@ def test_a_fortress_the_camera_missed_is_stored_in_the_turn_it_was_placed_in(ser
     assert log[at]["notation"] == "fortify 9" and log[at]["source"] == "camera"
     assert mirror(service).regions[9].marker("fortress") == 1
     assert service.owner.published.public["alerts"] == []
+
+
+def test_the_board_is_right_corrects_a_misread_conquest_in_the_store(service):
+    from companion.service.inputs import Answer, BoardIsRight
+    new_game(service)
+    assert play(service, "pick tritons", seat=0).ok
+    view = expected_view(mirror(service))
+    view[1] = {"tritons": 1}
+    out = service.owner.submit(Observation(sight(view))).result(5)
+    assert out.data["actions"] == ["conquer 1"]
+    game = mirror(service)
+    game.undo()
+    options = [a for a in game.legal_actions() if isinstance(a, Conquer) and a.region != 1]
+    truth = game.copy()
+    truth.apply(options[0])  # the players had conquered another region: the camera misread which
+    service.owner.submit(Observation(sight(expected_view(truth)))).result(5)
+    out = service.owner.submit(BoardIsRight("web")).result(5)
+    question = service.owner.published.public["question"]
+    assert out.ok and question and "Is the board right?" in question["text"]
+    assert question["options"][0].startswith("the board is right: take back conquer 1")
+    assert service.owner.submit(Answer(0, "web")).result(5).ok
+    stored = service.store.actions(service.owner.published.game_id)
+    assert stored[-1] == options[0] and Conquer(1) not in stored

@@ -12,7 +12,7 @@ from ...rules import ruleset as rulesets
 from ...rules.errors import RecordError
 from ...rules.record import check_names
 from .. import layout
-from ..inputs import Answer, Declare, Play, Resolve, RollDie, Undo
+from ..inputs import Answer, BoardIsRight, Declare, Play, Resolve, RollDie, Undo
 from . import bodies, security
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -200,6 +200,13 @@ def answer():
     except (TypeError, ValueError):
         abort(400, description="Send {\"option\": N}: the number of the answer.")
     return submit(Answer(option, "web"))
+
+
+@bp.post("/board-right")
+def board_right():
+    """The table says the board is right: the camera offers its corrections to the game as a question."""
+    security.require_table()
+    return submit(BoardIsRight("web"))
 
 
 @bp.get("/values")
