@@ -163,7 +163,7 @@ def _shadow(reference: Reference, level: np.ndarray, mask: np.ndarray) -> np.nda
     ref = reference.image.astype(np.float32) + 4.0
     ratio = (level.astype(np.float32) + 4.0) / ref
     lo, hi = ratio.min(2), ratio.max(2)
-    return (mask > 0) & (hi < 0.97) & (lo > 0.25) & (hi < lo * 1.15)
+    return (mask > 0) & (hi < 0.95) & (lo > 0.25) & (hi < lo * 1.25)
 
 
 def _with_faint(settings: Settings, reference: Reference, blurred: np.ndarray, mask: np.ndarray,
@@ -253,7 +253,7 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
     occluded = set()
     if occ_mask.any():
         # What the hand covers: its blob without its shadow (shade over the board is not a hand).
-        cover_mask = occ_mask.astype(bool) & ~_shadow(reference, level, occ_mask)
+        cover_mask = occ_mask.astype(bool) & ~_shadow(reference, blurred, occ_mask)
         inside = raster.labels[cover_mask]
         cover = np.bincount(inside[inside >= 0], minlength=len(raster.ids))
         hit = cover > settings.occluded_tokens * token_area
