@@ -4,14 +4,15 @@
     python bench/fuzz.py --n 200 --only api  # one fuzzer, smaller
 
 Each fuzzer runs in its own process under a 2.5 GB address-space cap, each case under a 60 s alarm,
-and counts: ``tracebacks`` (an exception a user would see as one), ``server_errors`` (a 500 from the
-API), ``hangs`` (a case over 60 s: a calibration step on a busy Pi takes seconds), ``leaked_totals``
-(a coin total in a sentence the table or another phone receives), ``memory_blowups`` (a MemoryError, or the process growing by over 200 MB).
+and counts: ``tracebacks`` (an exception a user would see as one), ``server_errors`` (a 500 from
+the API), ``hangs`` (a case over 60 s: a calibration step on a busy Pi takes seconds),
+``leaked_totals`` (a coin total in a sentence the table or another phone receives),
+``memory_blowups`` (a MemoryError, or the process growing by over 200 MB).
 
 Fuzzers: records (``companion replay`` on mutated records of both rulesets), api (every route, any
 body, as table, seat or stranger), config (mutated configuration files), islands (mutated island
-files and house map files), serial_host (the companion's side of the scoring box link fed garbage and mutated frames),
-firmware (the scoring box's own logic, as MicroPython runs it, fed the same).
+files and house map files), serial_host (the companion's side of the scoring box link fed garbage
+and mutated frames), firmware (the scoring box's own logic, as MicroPython runs it, fed the same).
 """
 from __future__ import annotations
 
@@ -40,7 +41,8 @@ FUZZERS = ("records", "api", "config", "islands", "serial_host", "firmware")
 DEFAULT_N = {"records": 2500, "api": 5000, "config": 2000, "islands": 2000, "serial_host": 3000, "firmware": 3000}
 
 NASTY = [[1], {"a": 1}, [[[]]], 10 ** 18, -1, -10 ** 12, "", "x" * 5000, None, True, 1.5, "/dev/zero", "/etc/passwd",
-         "sample-large-1+/dev/zero", "\u2603", 0, 99999999, "🎲", {"act": "pick"}, ["smallworld"], {"3": -1}, {"x": 2},
+         "sample-large-1+/dev/zero", "\u2603", 0, 99999999, "🎲", {"act": "pick"}, ["smallworld"], {"3": -1},
+         {"x": 2},
          {"99": 2}, "conquer", [1, 2, 3], "../../etc/passwd", "\u202e", "<script>", 2 ** 63, "NaN"]
 
 

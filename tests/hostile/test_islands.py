@@ -14,8 +14,8 @@ SAMPLES = sorted((Path(islands.__file__).parent / "islands").glob("*.json"))
 BASES = [json.loads(p.read_text(encoding="utf-8")) for p in SAMPLES]
 BOARDS = [json.loads(p.read_text(encoding="utf-8"))
           for p in sorted((Path(maps.__file__).parent / "boards").glob("*.json"))]
-FIELDS = ["players", "rounds", "lost_tribe", "border", "coastal", "format", "name", "title", "size", "sample", "regions", "id", "terrain", "symbols", "adjacent", "entry",
-          "murloc", "marker", "note"]
+FIELDS = ["players", "rounds", "lost_tribe", "border", "coastal", "format", "name", "title", "size", "sample",
+          "regions", "id", "terrain", "symbols", "adjacent", "entry", "murloc", "marker", "note"]
 
 
 def _set(data, path: list, value):
