@@ -2,7 +2,7 @@
 import json
 
 
-from .helpers import TABLE_CODE, Browser, first_events, new_game, until_attempt
+from .helpers import TABLE_CODE, Browser, first_events, new_game, play, until_attempt
 
 
 def test_table_page_and_state_without_a_game(app):
@@ -218,3 +218,17 @@ def test_event_streams(app, service):
     response.close()
     assert events[0]["me"]["name"] == "Ann" and events[1]["public"]["actions"] == 1
     assert events[1]["me"]["combos"][0]["race"] == "tritons"
+
+
+def test_a_new_game_asks_before_leaving_the_one_in_progress(app, service):
+    new_game(service)
+    assert play(service, "pick tritons", seat=0).ok
+    b = Browser(app).unlock()
+    page = b.page("/setup").data.decode()
+    assert "A game is in progress" in page and "round 1 of" in page and 'name="abandon"' in page
+    form = {"players": "Cleo, Dev", "map": "2p", "order": "seeded", "seed": "4"}
+    r = b.post("/setup", form=form)
+    assert r.status_code == 409 and "Leave it unfinished" in r.data.decode()
+    assert len(service.owner.game.history) == 1  # the game in progress stands
+    assert b.post("/setup", form={**form, "abandon": "yes"}).status_code == 302
+    assert [p.name for p in service.owner.game.players] == ["Cleo", "Dev"] and not service.owner.game.history

@@ -36,12 +36,21 @@ def _rules(name: str | None) -> rulesets.Ruleset:
 def _form_context(rules: rulesets.Ruleset, error: str | None = None, form=None, message: str | None = None):
     store = current_app.config["SERVICE"].store
     values = store.piece_values(rules.name) if rules.reads_values else None
-    return dict(rulesets=[(r.name, r.title) for r in rulesets.RULESETS.values()], ruleset=rules.name,
+    return dict(in_progress=in_progress(), rulesets=[(r.name, r.title) for r in rulesets.RULESETS.values()], ruleset=rules.name,
                 ruleset_title=rules.title, islands=getattr(rules, "default_map", None) is not None,
                 maps=rules.map_names(), races=rules.race_names(), powers=rules.power_names(), error=error,
                 form=form or {}, values=values, message=message,
                 race_titles={n: rules.race_title(n) for n in rules.race_names()},
                 power_titles={n: rules.power(n).title for n in rules.power_names()})
+
+
+def in_progress() -> str | None:
+    """The game a new one would leave unfinished, in words (None: none, or nothing played yet)."""
+    game = current_app.config["SERVICE"].owner.game
+    if game is None or game.finished or not game.history:
+        return None
+    names = ", ".join(p.name for p in game.players)
+    return f"{names}: round {game.round} of {game.rounds}, {len(game.history)} actions"
 
 
 @bp.get("/setup")
@@ -134,6 +143,11 @@ def create():
         setup = setup_from_form(request.form)
     except ValueError as exc:
         return render_template("setup.html", **_form_context(rules, str(exc), request.form)), 400
+    playing = in_progress()
+    if playing and request.form.get("abandon") != "yes":
+        return render_template("setup.html", **_form_context(
+            rules, f"A game is in progress ({playing}). Tick 'Leave it unfinished' to start a new one "
+                   "(it stays in Games), or go back to the table.", request.form)), 409
     outcome = current_app.config["SERVICE"].owner.submit(NewGame(setup, source="web")).result(timeout=10)
     if outcome.status == 400:
         return render_template("setup.html", **_form_context(rules, outcome.sentence, request.form)), 400
