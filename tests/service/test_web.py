@@ -232,3 +232,15 @@ def test_a_new_game_asks_before_leaving_the_one_in_progress(app, service):
     assert len(service.owner.game.history) == 1  # the game in progress stands
     assert b.post("/setup", form={**form, "abandon": "yes"}).status_code == 302
     assert [p.name for p in service.owner.game.players] == ["Cleo", "Dev"] and not service.owner.game.history
+
+
+def test_an_unknown_typed_word_gets_a_short_suggestion(app, service):
+    new_game(service)
+    _, (ann, _) = seat_browsers(app)
+    assert ann.post("/api/action", {"action": "pick tritons"}).json["ok"]
+    r = ann.post("/api/action", {"action": "conqeur 3"})
+    sentence = r.json["sentence"]
+    assert r.status_code == 400 and sentence.startswith("'conqeur' is not an action: did you mean 'conquer'?")
+    assert "Now the game takes: " in sentence and "steal" not in sentence and "detonate" not in sentence
+    r = ann.post("/api/action", {"action": "xyzzy"})
+    assert r.status_code == 400 and r.json["sentence"].startswith("'xyzzy' is not an action.")

@@ -115,10 +115,30 @@ def action():
         if game is not None:
             check_names(act, game.board, game.rules)  # the game's own map and ruleset
     except RecordError as exc:
-        abort(400, description=str(exc))
+        abort(400, description=unknown_word(data) or str(exc))
     if who is None and isinstance(act, Pick):
         _paid_pick_on_phone(act)
     return submit(Play(act, who, "web"))
+
+
+def unknown_word(data) -> str | None:
+    """For typed notation whose first word is no action: a short suggestion (the nearest action, and
+    what the game takes now), not the list of every action the record format knows."""
+    import difflib
+    from ...rules.actions import ACTIONS
+    if not isinstance(data, str) or not data.split():
+        return None
+    word = data.split()[0].lower()
+    if word in ACTIONS:
+        return None
+    game = service().owner.game
+    now = sorted({a.act for a in game.legal_actions()}) if game is not None and not game.finished else []
+    near = difflib.get_close_matches(word, now or list(ACTIONS), n=1, cutoff=0.5)
+    shown = word if len(word) <= 20 else word[:17] + "..."
+    out = f"'{shown}' is not an action" + (f": did you mean '{near[0]}'?" if near else ".")
+    if now:
+        out += f" Now the game takes: {', '.join(now)}."
+    return out
 
 
 def _paid_pick_on_phone(act: Pick) -> None:
