@@ -179,7 +179,8 @@ function renderEnd(state) {
   const end = state.end;
   text("winner", `${end.winners.join(" and ")} win${end.winners.length > 1 ? "" : "s"}!`);
   text("tie-break", end.tie_break || "");
-  const rows = state.players.map((p, i) => `<tr><td>${escapeHtml(p.name)}</td><td>${end.coins[i]}</td><td>${end.tokens_on_board[i]}</td></tr>`);
+  const order = state.players.map((p, i) => i).sort((a, b) => end.coins[b] - end.coins[a] || end.tokens_on_board[b] - end.tokens_on_board[a]);
+  const rows = order.map(i => `<tr><td>${escapeHtml(state.players[i].name)}</td><td>${end.coins[i]}</td><td>${end.tokens_on_board[i]}</td></tr>`);
   document.getElementById("totals").innerHTML = "<tr><th>player</th><th>coins</th><th>tokens on the board</th></tr>" + rows.join("");
   document.getElementById("record-link").href = `/games/${state.game}/record.jsonl`;
   drawChart(document.getElementById("chart"), end.chart);
@@ -187,20 +188,31 @@ function renderEnd(state) {
 
 function escapeHtml(s) { return s.replace(/[&<>"']/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c])); }
 
-function drawChart(svg, series) {
-  while (svg.firstChild) svg.removeChild(svg.firstChild);
-  const W = 600, H = 300, L = 40, B = 30;
-  const max = Math.max(1, ...series.flatMap(s => s.coins));
-  const n = series[0].coins.length - 1;
-  const x = i => L + i * (W - L - 10) / n, y = v => H - B - v * (H - B - 10) / max;
-  svg.appendChild(el("line", {x1: L, y1: H - B, x2: W - 10, y2: H - B, class: "axis"}));
-  svg.appendChild(el("line", {x1: L, y1: 10, x2: L, y2: H - B, class: "axis"}));
-  for (let i = 0; i <= n; i++) svg.appendChild(el("text", {x: x(i), y: H - 10, class: "tick"}, `${i}`));
-  svg.appendChild(el("text", {x: 5, y: 20, class: "tick"}, `${max}`));
-  for (const s of series) {
-    svg.appendChild(el("polyline", {points: s.coins.map((v, i) => `${x(i)},${y(v)}`).join(" "), stroke: s.colour, class: "series"}));
-    svg.appendChild(el("text", {x: W - 12, y: y(s.coins[n]) - 4, fill: s.colour, class: "series-label"}, s.name));
-  }
+let chartKey = null;
+
+/* Coins per round, drawn by uPlot (a small charting library served from companion/static): axes with
+   ticks, each player's line in their colour and dash, their names in the legend below. */
+function drawChart(box, series) {
+  const width = Math.max(260, Math.min(box.getBoundingClientRect().width || 600, 900));
+  const key = JSON.stringify([series, Math.round(width)]);
+  if (key === chartKey) return;
+  chartKey = key;
+  box.replaceChildren();
+  box.setAttribute("aria-label", "Coins after each round: " + series.map(s => `${s.name} ${s.coins[s.coins.length - 1]}`).join(", "));
+  if (typeof uPlot === "undefined") return;
+  const rounds = series[0].coins.map((_, i) => i);
+  const dashes = [[], [10, 5], [3, 4], [12, 4, 3, 4], [6, 6]];
+  const opts = {
+    width, height: Math.round(width * 0.5),
+    scales: {x: {time: false}},
+    legend: {live: false},
+    cursor: {show: false},
+    axes: [{label: "round", stroke: "#222", grid: {stroke: "#0001"}, incrs: [1, 2, 5]},
+           {label: "coins", stroke: "#222", grid: {stroke: "#0002"}}],
+    series: [{label: "round"}].concat(series.map((s, i) => ({label: s.name, stroke: s.colour, width: 3, dash: dashes[i % dashes.length],
+                                                              points: {show: true, size: 6, fill: s.colour}}))),
+  };
+  new uPlot(opts, [rounds].concat(series.map(s => s.coins)), box);
 }
 
 async function loadJoinCodes() {
