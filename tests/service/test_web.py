@@ -1,4 +1,5 @@
 """Every route through Flask's test client: status, who may call it, clear 4xx errors."""
+import re
 import json
 
 
@@ -244,3 +245,21 @@ def test_an_unknown_typed_word_gets_a_short_suggestion(app, service):
     assert "Now the game takes: " in sentence and "steal" not in sentence and "detonate" not in sentence
     r = ann.post("/api/action", {"action": "xyzzy"})
     assert r.status_code == 400 and r.json["sentence"].startswith("'xyzzy' is not an action.")
+
+
+def test_past_games_show_dates_winners_combos_and_win_rates(app, service):
+    from companion.service.inputs import NewGame, Play
+    from companion.shuffle import seeded_setup
+    from companion.simulate import play as simulate
+    setup = seeded_setup("2p", 2, 8)
+    assert service.owner.submit(NewGame(setup)).result(5).ok
+    game = simulate(setup, 8)
+    for action in game.history:
+        assert service.owner.submit(Play(action)).result(5).ok
+    winners = [game.players[i].name for i in game.outcome()["winners"]]
+    page = Browser(app).page("/games").data.decode()
+    assert f"{' and '.join(winners)} won." in page and "Download the record" in page
+    assert re.search(r"Game 1 · \d{4}-\d\d-\d\d \d\d:\d\d", page)
+    for tribe in game.tribes_of(0):
+        assert f"race: {tribe.race.title}" in page and tribe.title() in page
+    assert "Win rate by race and power" in page and "100 %" in page and "0 %" in page

@@ -7,7 +7,7 @@ from flask import (Blueprint, Response, abort, current_app, jsonify, redirect, r
 from ...rules import ruleset as rulesets
 from ...rules.game import Game
 from ...rules.record import dumps
-from .. import address, codes, qr, views
+from .. import address, codes, qr, views, wording
 from . import security
 
 bp = Blueprint("table", __name__)
@@ -78,9 +78,46 @@ def join_codes():
 
 @bp.get("/games")
 def games():
-    rows = [{"id": g.id, "players": list(g.setup.players), "map": g.setup.map, "finished": g.finished,
-             "ruleset": rulesets.get(g.setup.ruleset).title} for g in service().store.games()]
-    return render_template("games.html", games=rows, current=service().owner.published.game_id)
+    import datetime
+    rows, rates = [], {}
+    for g in service().store.games():
+        row = {"id": g.id, "players": list(g.setup.players), "map": g.setup.map, "finished": g.finished,
+               "ruleset": rulesets.get(g.setup.ruleset).title,
+               "date": datetime.datetime.fromtimestamp(g.created).strftime("%Y-%m-%d %H:%M")}
+        if g.finished:
+            summary = _summary(g)
+            row.update(summary)
+            for combo, won in summary["played"]:
+                for piece in combo:
+                    seen = rates.setdefault(piece, [0, 0])
+                    seen[0] += won
+                    seen[1] += 1
+        rows.append(row)
+    table = sorted(({"piece": k, "won": w, "played": n, "rate": round(100 * w / n)} for k, (w, n) in rates.items()),
+                   key=lambda r: (-r["rate"], -r["played"], r["piece"]))
+    return render_template("games.html", games=rows, current=service().owner.published.game_id, rates=table)
+
+
+_SUMMARIES: dict = {}
+
+
+def _summary(stored) -> dict:
+    """A finished game in a line: its winners and each player's combos (kept: a finished game stays)."""
+    actions = service().store.actions(stored.id)
+    key = (stored.id, len(actions))
+    if key not in _SUMMARIES:
+        game = Game.replay(stored.setup, actions)
+        winners = set(game.outcome()["winners"])
+        combos, played = [], []
+        for seat, p in enumerate(game.players):
+            titles = [t.title() for t in game.tribes_of(seat)]
+            combos.append(f"{p.name}: {', '.join(titles) or 'no race'}")
+            for t in game.tribes_of(seat):
+                played.append(((f"race: {t.race.title}", f"power: {wording.power_title(game, t.power.name)}"),
+                               int(seat in winners)))
+        _SUMMARIES[key] = {"winners": [game.players[i].name for i in sorted(winners)], "combos": combos,
+                           "played": played}
+    return _SUMMARIES[key]
 
 
 def _stored(game_id: int):
