@@ -25,19 +25,20 @@ class Blob:
     area: int
     bbox: tuple[int, int, int, int]   # x, y, w, h in rectified px
     mask: np.ndarray              # uint8 mask of the bbox
+    gain: tuple = (1.0, 1.0, 1.0)  # the change of light where it lies (BGR): divide to see it as enrolled
 
 
 @dataclass(frozen=True)
 class Detection:
     """The blobs found, the regions occluded, the token area used, and each region's changed share;
-    ``level`` is the frame as it would look under the reference's lamp (the lamp tokens were enrolled
-    under): the board around the tokens is the white and colour reference of every frame."""
+    each blob's ``gain`` is the change of light where it lies, measured on the board around the tokens
+    (the white and colour reference of every frame): divided out, the token looks as under the lamp it
+    was enrolled under."""
 
     blobs: tuple[Blob, ...]
     occluded: frozenset[int]
     token_area: float
     changed: np.ndarray           # bool mask, rectified size
-    level: np.ndarray | None = None
 
 
 class Reference:
@@ -56,7 +57,7 @@ class Reference:
         scale = (self.image.astype(np.float32).mean(2) + 12.0) * 3
         self.limit = scale * settings.diff_threshold
         h, w = self.image.shape[:2]
-        self.half = cv2.resize(self.image, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        self.half = cv2.resize(self.image, (w // FAINT_STEP, h // FAINT_STEP), interpolation=cv2.INTER_AREA)
         self.half_scale = (self.half.astype(np.float32).mean(2) + 12.0) * 3
         # Where the lamp blinds the camera, a token's colours cannot be trusted.
         self.blinded = cv2.integral((self.image.max(2) >= settings.saturated).astype(np.uint8))
@@ -158,12 +159,29 @@ def changed(settings: Settings, reference: Reference, rectified: np.ndarray, lig
     return (colour | edges).astype(np.uint8)
 
 
+def _gain_at(g: np.ndarray, u: float, v: float) -> tuple:
+    """The change of light ``g`` (``_light``) at a point, given as shares (0..1) of the width and height."""
+    if g.ndim == 1:
+        return tuple(float(x) for x in g)
+    gy, gx = g.shape[:2]
+    fx, fy = min(max(u * gx - 0.5, 0.0), gx - 1.0), min(max(v * gy - 0.5, 0.0), gy - 1.0)
+    x0, y0 = min(int(fx), gx - 2) if gx > 1 else 0, min(int(fy), gy - 2) if gy > 1 else 0
+    x1, y1 = min(x0 + 1, gx - 1), min(y0 + 1, gy - 1)
+    ax, ay = fx - x0, fy - y0
+    top = g[y0, x0] * (1 - ax) + g[y0, x1] * ax
+    bottom = g[y1, x0] * (1 - ax) + g[y1, x1] * ax
+    return tuple(float(x) for x in top * (1 - ay) + bottom * ay)
+
+
 def _shadow(reference: Reference, level: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Where ``mask`` is only the board in shade (darker, its colour unchanged): a hand's shadow."""
     ref = reference.image.astype(np.float32) + 4.0
     ratio = (level.astype(np.float32) + 4.0) / ref
     lo, hi = ratio.min(2), ratio.max(2)
     return (mask > 0) & (hi < 0.95) & (lo > 0.25) & (hi < lo * 1.25)
+
+
+FAINT_STEP = 2  # the faint difference is measured on the frame shrunk this many times
 
 
 def _with_faint(settings: Settings, reference: Reference, blurred: np.ndarray, mask: np.ndarray,
@@ -177,27 +195,38 @@ def _with_faint(settings: Settings, reference: Reference, blurred: np.ndarray, m
     are dropped; a clear blob alone in its faint area is left as it is (its outline, necks and all).
     Measured at half size (the window is wide)."""
     h, w = mask.shape
-    half = cv2.resize(blurred, (reference.half.shape[1], reference.half.shape[0]), interpolation=cv2.INTER_AREA)
+    hh, hw = reference.half.shape[:2]
+    half = cv2.resize(blurred, (hw, hh), interpolation=cv2.INTER_AREA)
     rel = cv2.transform(cv2.absdiff(half, reference.half), np.ones((1, 3), np.float32)) / reference.half_scale
-    k = max(3, settings.faint_window // 2 | 1)
+    k = max(3, settings.faint_window // FAINT_STEP | 1)
     faint = (cv2.blur(rel, (k, k)) > settings.faint_threshold).astype(np.uint8)
     faint = cv2.erode(faint, np.ones((k, k), np.uint8))
-    faint = cv2.resize(faint, (w, h), interpolation=cv2.INTER_NEAREST) | mask
+    # Everything at reduced size: a clear blob is what is left of it there (any pixel of a cell).
+    small = (cv2.resize(mask[:FAINT_STEP * hh, :FAINT_STEP * hw], (hw, hh), interpolation=cv2.INTER_AREA) > 0)
+    small = small.astype(np.uint8)
+    faint |= small
     n, labels, stats, _ = cv2.connectedComponentsWithStats(faint, connectivity=8)
-    ns, strong = cv2.connectedComponents(mask, connectivity=8)
+    ns, strong = cv2.connectedComponents(small, connectivity=8)
     owner = np.zeros(ns, np.int32)
-    sel = mask > 0
+    sel = small > 0
     owner[strong[sel]] = labels[sel]  # the faint area each clear blob lies in
     counts = np.bincount(owner[1:], minlength=n)
-    out = mask.copy()
+    out = mask
     for j in np.nonzero(counts >= 2)[0]:
         if j == 0:
             continue
-        x, y, w, h = stats[j, :4]
-        pts = cv2.findNonZero(((labels[y:y + h, x:x + w] == j) & (mask[y:y + h, x:x + w] > 0)).astype(np.uint8))
+        x, y, bw, bh = (int(v) * FAINT_STEP for v in stats[j, :4])
+        f = FAINT_STEP
+        area = cv2.resize((labels[y // f:(y + bh) // f, x // f:(x + bw) // f] == j).astype(np.uint8), (bw, bh),
+                          interpolation=cv2.INTER_NEAREST)
+        pts = cv2.findNonZero(area & mask[y:y + bh, x:x + bw])
+        if pts is None:
+            continue
         hull = cv2.convexHull(pts)
         # No larger than the largest piece, and clearly changed in a good part of it (not specks of noise).
         if len(pts) >= 0.25 * token_area and cv2.contourArea(hull) <= settings.faint_tokens * token_area:
+            if out is mask:
+                out = mask.copy()
             cv2.fillPoly(out, [hull + [x, y]], 1)
     return out
 
@@ -208,7 +237,7 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
     s = raster.px_per_mm
     blurred = cv2.blur(rectified, (3, 3))
     light = _light(settings, blurred, reference)
-    level, blurred = relit(light, rectified, blurred)
+    blurred, = relit(light, blurred)
     mask = changed(settings, reference, rectified, light, blurred)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
@@ -249,7 +278,8 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
                 continue
             px0, py0, pw, ph = cv2.boundingRect(part)
             blobs.append(Blob(int(raster.ids[region]), (float(c[0]), float(c[1])), int(cv2.countNonZero(part)),
-                              (x + px0, y + py0, pw, ph), part[py0:py0 + ph, px0:px0 + pw]))
+                              (x + px0, y + py0, pw, ph), part[py0:py0 + ph, px0:px0 + pw],
+                              _gain_at(light, c[0] / w, c[1] / h)))
     occluded = set()
     if occ_mask.any():
         # What the hand covers: its blob without its shadow (shade over the board is not a hand).
@@ -259,7 +289,7 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
         hit = cover > settings.occluded_tokens * token_area
         occluded = {int(raster.ids[k]) for k in np.nonzero(hit)[0]}
     return Detection(tuple(b for b in blobs if b.region not in occluded), frozenset(occluded), token_area,
-                     mask.astype(bool), level)
+                     mask.astype(bool))
 
 
 def _part(mask: np.ndarray, x: int, y: int):

@@ -97,7 +97,7 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     t2 = clock()
     det = detect(settings, calibration.reference, rect)
     t3 = clock()
-    feats = blob_features(settings, det.level, det.blobs, calibration.reference.glare)
+    feats = blob_features(settings, rect, det.blobs, calibration.reference.glare)
     t4 = clock()
     mm2 = np.array([b.area for b in det.blobs], np.float32) / r.px_per_mm ** 2
     result = classify(model, feats, settings.neighbours, mm2, settings.size_weight)
@@ -152,6 +152,8 @@ def blob_features(settings: Settings, rectified: np.ndarray, blobs, glare: np.nd
     for i, b in enumerate(blobs):
         x, y, w, h = b.bbox
         patch = rectified[y:y + h, x:x + w]
+        if b.gain != (1.0, 1.0, 1.0):  # as under the lamp the tokens were enrolled under
+            patch = np.clip(patch / np.maximum(np.array(b.gain, np.float32), 1e-3) + 0.5, 0, 255).astype(np.uint8)
         if glare is not None:
             g = glare[y:y + h, x:x + w]
             if g.any():
