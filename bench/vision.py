@@ -74,10 +74,38 @@ def calibrated(settings: Settings, map_name: str, seed: int, design_seed: int, t
         flow.reference_step(settings, folder, table)
         flow.regions_step(folder, flow.truth_seeds(table))
         for kind in tokens_order():
-            flow.token_kind_step(settings, folder, table, kind)
+            lay(settings, folder, table, kind)
         flow.enroll_step(settings, folder, list(LABELS))
         calibration, model = load_for_vision(settings, folder)
     return table, calibration, model
+
+
+RETAKES = []  # kinds the tray step refused, with its reason, before a retake elsewhere on the tray
+
+
+def lay(settings: Settings, folder, table, kind: str) -> None:
+    """The tray step for one kind, as a user follows it: when the picture is refused (glare on the tray),
+    the tokens are laid again on other places of the tray."""
+    from calibration import tokens
+    from calibration.errors import CalibrationError
+    try:
+        flow.token_kind_step(settings, folder, table, kind)
+        return
+    except CalibrationError as exc:
+        RETAKES.append(str(exc))
+        board = flow.board(folder)
+        slots = tokens.slots(board)
+        step = max(1, len(slots) // tokens.HANDFUL)
+        for off in range(1, step):
+            plan = [(kind, *slots[(i * step + off) % len(slots)]) for i in range(tokens.HANDFUL)]
+            table.prepare({"kind": "tray", "slots": plan})
+            try:
+                tokens.capture_kind(settings, folder, board, kind, plan, flow.reference_mod.load_empty(folder),
+                                    table.frame())
+                return
+            except CalibrationError as again:
+                RETAKES.append(str(again))
+        raise
 
 
 def tokens_order():
@@ -223,6 +251,7 @@ def run(args) -> dict:
                          for lab, (n, ok) in sorted(labels.items())},
             "phantoms": {b: c for (a, b), c in confused.most_common() if a == NONE},
             "calibration_seconds_median": round(float(np.median(calibrate_s)), 1) if calibrate_s else None,
+            "tray_pictures_refused": list(RETAKES),
             "confidence_median": {"right": round(float(np.median(confidences[True] or [0])), 3),
                                   "wrong": round(float(np.median(confidences[False] or [0])), 3)},
             # how well a confidence threshold separates misreads (reconciliation treats those regions as unsure)
