@@ -175,10 +175,17 @@ def _gain_at(g: np.ndarray, u: float, v: float) -> tuple:
 
 def _shadow(reference: Reference, level: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Where ``mask`` is only the board in shade (darker, its colour unchanged): a hand's shadow."""
-    ref = reference.image.astype(np.float32) + 4.0
-    ratio = (level.astype(np.float32) + 4.0) / ref
-    lo, hi = ratio.min(2), ratio.max(2)
-    return (mask > 0) & (hi < 0.95) & (lo > 0.25) & (hi < lo * 1.25)
+    out = np.zeros(mask.shape, bool)
+    pts = cv2.findNonZero(mask)
+    if pts is None:
+        return out
+    x, y, w, h = cv2.boundingRect(pts)
+    ref = reference.image[y:y + h, x:x + w].astype(np.float32) + 4.0
+    ratio = (level[y:y + h, x:x + w].astype(np.float32) + 4.0) / ref
+    b, g, r = ratio[..., 0], ratio[..., 1], ratio[..., 2]
+    lo, hi = np.minimum(np.minimum(b, g), r), np.maximum(np.maximum(b, g), r)
+    out[y:y + h, x:x + w] = (mask[y:y + h, x:x + w] > 0) & (hi < 0.95) & (lo > 0.25) & (hi < lo * 1.25)
+    return out
 
 
 FAINT_STEP = 2  # the faint difference is measured on the frame shrunk this many times
