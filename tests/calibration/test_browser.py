@@ -1,18 +1,14 @@
 """The whole guided calibration in Chromium (Playwright, headless) against the simulated camera."""
 import re
 import shutil
-import threading
 
 import pytest
 
 from calibration import board, regions
 from calibration.reference import rectified_view
-from companion.service.config import Config, ServiceSettings
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-TABLE_CODE = "TABLE7"
+from ..service.helpers import ARGS, CHROMIUM, TABLE_CODE, live_server
+
 
 pytestmark = [
     pytest.mark.slow,
@@ -22,18 +18,9 @@ pytestmark = [
 
 @pytest.fixture
 def server(tmp_path):
-    from companion.service.server import Server
-    config = Config(service=ServiceSettings(host="127.0.0.1", port=0, data_dir=str(tmp_path),
-                                            table_code=TABLE_CODE, keepalive_s=2.0, die_seed=5))
-    s = Server(config, hardware=False)
-    s.start_service()
-    thread = threading.Thread(target=s.run, daemon=True)
-    thread.start()
-    s.url = f"http://127.0.0.1:{s.port}"
-    s.data = tmp_path
-    yield s
-    s.close()
-    thread.join(5)
+    with live_server(tmp_path) as s:
+        s.data = tmp_path
+        yield s
 
 
 def test_guided_calibration_in_chromium(server, table):

@@ -1,17 +1,12 @@
 """The dashboard in a real browser: Debian's Chromium driven by Playwright, one browser and one service
 per test module (each test sets up its own game), pages at a phone's size and a table screen's."""
 import shutil
-import threading
 
 import pytest
 
-from companion.service.config import Config, ServiceSettings
 
-from ..service.helpers import TABLE_CODE
+from ..service.helpers import ARGS, CHROMIUM, TABLE_CODE, live_server
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
 SCREEN = {"width": 1920, "height": 1080}
 SIZES = {"phone": PHONE, "screen": SCREEN}
@@ -30,17 +25,8 @@ def browser():
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from companion.service.server import Server
-    config = Config(service=ServiceSettings(host="127.0.0.1", port=0, data_dir=str(tmp_path_factory.mktemp("data")),
-                                            table_code=TABLE_CODE, keepalive_s=2.0, die_seed=5))
-    s = Server(config, hardware=False)
-    s.start_service()
-    thread = threading.Thread(target=s.run, daemon=True)
-    thread.start()
-    s.url = f"http://127.0.0.1:{s.port}"
-    yield s
-    s.close()
-    thread.join(5)
+    with live_server(tmp_path_factory.mktemp("data")) as s:
+        yield s
 
 
 class Watched:

@@ -1,9 +1,11 @@
 """Helpers for the service tests: a started service on a temporary store, browsers as test clients."""
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import re
+import threading
 
 from companion.service.config import CameraSettings, Config, ServiceSettings
 from companion.service.inputs import NewGame, Play
@@ -11,6 +13,28 @@ from companion.service.runtime import Service
 from companion.shuffle import seeded_setup
 
 TABLE_CODE = "TABLE7"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@contextlib.contextmanager
+def live_server(data_dir):
+    """The real server (the ASGI front and Flask) in a thread on a free port, as a browser opens it;
+    its address is ``.url``."""
+    from companion.service.server import Server
+    config = Config(service=ServiceSettings(host="127.0.0.1", port=0, data_dir=str(data_dir),
+                                            table_code=TABLE_CODE, keepalive_s=2.0, die_seed=5))
+    s = Server(config, hardware=False)
+    s.start_service()
+    thread = threading.Thread(target=s.run, daemon=True)
+    thread.start()
+    s.url = f"http://127.0.0.1:{s.port}"
+    try:
+        yield s
+    finally:
+        s.close()
+        thread.join(5)
 
 
 def make_service(tmp_path, **service) -> Service:

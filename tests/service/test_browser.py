@@ -1,21 +1,16 @@
 """Real browsers: Playwright driving Debian's Chromium (headless) against the service as it runs (uvicorn)."""
 import re
 import shutil
-import threading
 
 import pytest
 
 from companion.rules import pieces
-from companion.service.config import Config, ServiceSettings
 from companion.service.inputs import NewGame, Play
 from companion.shuffle import seeded_setup
 from companion.simulate import play as simulate
 
-from .helpers import TABLE_CODE, play, until_attempt
+from .helpers import ARGS, CHROMIUM, TABLE_CODE, live_server, play, until_attempt
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 pytestmark = [
     pytest.mark.slow,
@@ -34,17 +29,8 @@ def browser():
 
 @pytest.fixture
 def server(tmp_path):
-    from companion.service.server import Server
-    config = Config(service=ServiceSettings(host="127.0.0.1", port=0, data_dir=str(tmp_path),
-                                            table_code=TABLE_CODE, keepalive_s=2.0, die_seed=5))
-    s = Server(config, hardware=False)
-    s.start_service()
-    thread = threading.Thread(target=s.run, daemon=True)
-    thread.start()
-    s.url = f"http://127.0.0.1:{s.port}"
-    yield s
-    s.close()
-    thread.join(5)
+    with live_server(tmp_path) as s:
+        yield s
 
 
 def unlocked_page(browser, server):
