@@ -28,6 +28,7 @@ from ..rules.setup import Setup
 from ..shuffle import roll_die
 from . import codes, views, wording
 from ..reconcile import Follower, Question, follows
+from ..reconcile.decision import BOARD_CODES
 from .inputs import Answer, BoardIsRight, Declare, NewGame, Notice, Observation, Outcome, Play, Resolve, RollDie, Undo
 from .store import Store, StoredGame
 
@@ -49,7 +50,6 @@ class Published:
 
 
 EMPTY = Published(0, None, {"no_game": True}, (), (), ())
-MAX_ALERTS = 8  # typed alerts standing at once (the camera's stand one per region and reason)
 REFUSALS, REFUSAL_S = 10, 10.0  # refused actions from one sender before it is slowed down
 
 
@@ -67,6 +67,7 @@ class GameOwner:
         self._log: list[dict] = []
         self._alerts: list[dict] = []
         self._alert_ids = 0
+        self._settled: dict = {}  # region -> the code of a camera alert whose correction the table accepted
         self._version = 0
         self._thread: threading.Thread | None = None
         self.follower = Follower()
@@ -139,16 +140,16 @@ class GameOwner:
                                "enter the moves on the dashboard.")
             return self._camera(self.follower.observe(self.game, item.observation), "camera")
         if isinstance(item, hw.Confirm):
-            typed = [a for a in self._alerts if a.get("source") != "camera"]
-            if typed:  # an illegal action entered by hand: confirm accepts the correction
-                return self._resolve(Resolve(typed[0]["id"], True, item.source))
             return self._camera(self.follower.confirm(self.game), item.source)
         if isinstance(item, Declare):
             return self._camera(self.follower.declare(self.game, item.region), item.source)
         if isinstance(item, BoardIsRight):
             if not follows(self.game.rules.name):
                 return Outcome(409, "no-camera", f"The camera does not follow {self.game.rules.title} games.")
-            return self._camera(self.follower.board_is_right(self.game), item.source)
+            out = self._camera(self.follower.board_is_right(self.game), item.source)
+            if out.ok and out.data.get("question"):  # the offer, confirmed (or not) as the camera's question
+                return dataclasses.replace(out, sentence="The camera offers its corrections: confirm them below.")
+            return dataclasses.replace(out, sentence=wording.sentence(out.sentence))
         if isinstance(item, Answer):
             question = self.follower.question
             if question is None or not 0 <= item.option < len(question.options):
@@ -221,7 +222,7 @@ class GameOwner:
         self.question, self._asked = None, None
         self.stored = stored
         self.game = game or Game(stored.setup)
-        self._log, self._alerts = [], []
+        self._log, self._alerts, self._settled = [], [], {}
         for action in ([] if game else self.store.actions(stored.id)):
             self._log.append(self._entry(action, "store"))
             self.game.apply(action)
@@ -235,6 +236,9 @@ class GameOwner:
     def _restore_standing(self) -> None:
         """The alerts and the question that stood when the service stopped."""
         alerts, question = self.store.standing(self.stored.id)
+        # the camera's alerts only (a refused typed move is no alert: stored by an older version, dropped)
+        alerts = [dict(a, about=a.get("about") or ("board" if a["code"] in BOARD_CODES else "move"))
+                  for a in alerts if a.get("source") == "camera"]
         self._alerts = alerts
         self._alert_ids = max([self._alert_ids] + [a["id"] for a in alerts])
         if question is not None:
@@ -274,11 +278,9 @@ class GameOwner:
         reason = game.explain(action)
         if reason is not None and self._redeployed_first(action):
             reason = game.explain(action)
-        if reason is not None:
+        if reason is not None:  # a refused input is its sender's answer only: nothing happened on the board
             if source != "camera":
                 self._refused.add(sender)
-            if isinstance(action, views.CONQUESTS):
-                self._raise_alert(action, seat, reason, source)
             return Outcome(422, reason.code, wording.refusal(game, reason.code, reason.sentence, seat))
         if source != "camera":
             self.follower.resync()  # a correction by hand: the game is the truth the camera follows
@@ -379,19 +381,7 @@ class GameOwner:
             if self.game.explain(action) is not None:
                 break
             self._accept(action, source)
-        kept = [a for a in self._alerts if a.get("source") != "camera"]
-        standing = {(a.get("region"), a["code"]): a for a in self._alerts if a.get("source") == "camera"}
-        for alert in out.alerts:
-            key = (alert.region, alert.code)
-            if key not in standing:
-                self._alert_ids += 1
-                standing[key] = {"id": self._alert_ids, "seat": None, "who": alert.player or "The board",
-                                 "code": alert.code, "region": alert.region,
-                                 "sentence": wording.refusal(self.game, alert.code, alert.sentence, None),
-                                 "action": f"region {alert.region}" if alert.region is not None else "",
-                                 "source": "camera"}
-        current = {(a.region, a.code) for a in out.alerts}
-        self._alerts = kept + [a for k, a in standing.items() if k in current]
+        self._alerts = self._standing(out.alerts)
         self._asked = out.question
         self.question = out.question.to_json() if out.question else None
         self._publish()
@@ -400,6 +390,46 @@ class GameOwner:
                        {"actions": [a.notation() for a in out.actions], "question": self.question,
                         "alerts": [dict(a.to_json(), sentence=wording.refusal(self.game, a.code, a.sentence, None))
                                    for a in out.raised], "hold": out.hold})
+
+    def _standing(self, alerts) -> list[dict]:
+        """The camera's alerts as the screens show them, one a region. An alert about a move (a code
+        the rules give) belongs to the turn it was raised in; one about the board (``BOARD_CODES``: the
+        board and the record disagree) stands until the board agrees or the table settles it. A move
+        alert whose region still disagrees once its turn has ended is about the board from then on
+        (``_end_turn_alerts``), and keeps its place whatever the camera now calls it."""
+        shown = {a.get("region"): a for a in self._alerts}
+        turn = self._turn()
+        self._settled = {r: c for r, c in self._settled.items() if any(a.region == r for a in alerts)}
+        out = []
+        for alert in alerts:
+            if self._settled.get(alert.region) == alert.code:
+                continue  # the table accepted the correction: the players put the board back
+            was = shown.get(alert.region)
+            if was is not None and (was["code"] == alert.code or was["about"] == "board"):
+                out.append(was)
+                continue
+            self._alert_ids += 1
+            out.append({"id": self._alert_ids, "seat": None, "who": alert.player or "The board",
+                        "code": alert.code, "region": alert.region,
+                        "sentence": wording.refusal(self.game, alert.code, alert.sentence, None),
+                        "action": f"region {alert.region}" if alert.region is not None else "",
+                        "source": "camera", "turn": turn,
+                        "about": "board" if alert.code in BOARD_CODES else "move"})
+        return out
+
+    def _turn(self) -> str:
+        """The turn now, as alerts remember it: round and player."""
+        return f"{self.game.round}:{self.game.turn.player}"
+
+    def _end_turn_alerts(self) -> None:
+        """Alerts end with their turn: a move alert raised in a turn now over goes, unless its region
+        still disagrees with the record (the camera keeps it standing): then it is about the board, and
+        says so."""
+        turn = self._turn()
+        for alert in self._alerts:
+            if alert.get("about", "move") == "move" and alert.get("turn") != turn:
+                alert["about"] = "board"
+                alert["sentence"] = f"Still on the board after {alert['who']}'s turn: {alert['sentence']}"
 
     def _undo(self) -> Outcome:
         game = self.game
@@ -421,37 +451,21 @@ class GameOwner:
         text = undone["text"] if undone else last.notation()
         return Outcome(200, "ok", f"Taken back: {text}")
 
-    def _raise_alert(self, action: A.Action, seat: int | None, reason, source: str) -> None:
-        """One standing alert per reason and region: a repeat changes nothing and is not broadcast;
-        past ``MAX_ALERTS`` the oldest typed alert gives way."""
-        where = getattr(action, "region", None)
-        key = (reason.code, where if where is not None else action.notation(), seat)
-        if any((a["code"], a.get("region", a["action"]), a["seat"]) == key for a in self._alerts
-               if a.get("source") != "camera"):
-            return
-        self._alert_ids += 1
-        who = self.game.players[seat].name if seat is not None else "The table"
-        self._alerts.append({"id": self._alert_ids, "seat": seat, "who": who, "code": reason.code,
-                             "sentence": wording.refusal(self.game, reason.code, reason.sentence, None),
-                             "action": action.notation(), "source": source,
-                             **({"region": where} if where is not None else {})})
-        typed = [a for a in self._alerts if a.get("source") != "camera"]
-        for stale in typed[:max(0, len(typed) - MAX_ALERTS)]:
-            self._alerts.remove(stale)
-        self._publish()
-
     def _resolve(self, item: Resolve) -> Outcome:
         alert = next((a for a in self._alerts if a["id"] == item.alert), None)
         if alert is None:
             return Outcome(404, "no-such-alert", "That alert is already settled.")
         self._alerts.remove(alert)
-        if alert.get("source") == "camera" and not item.accept and alert.get("region") is not None:
-            self.follower.accept(self.game, alert["region"])  # the camera misread: the board is right
+        if alert.get("source") == "camera" and alert.get("region") is not None:
+            if item.accept:  # hidden until the camera sees the board put back (or sees something else there)
+                self._settled[alert["region"]] = alert["code"]
+            else:
+                self.follower.accept(self.game, alert["region"])  # the camera misread: the board is right
         self._publish()
+        where = alert["action"] or "the board"
         if item.accept:
-            return Outcome(200, "ok", f"Correction accepted: {alert['who']} takes back '{alert['action']}'.")
-        return Outcome(200, "ok", f"Overridden by the table: '{alert['action']}' stays on the board; "
-                       "the companion's game does not include it.")
+            return Outcome(200, "ok", f"Correction accepted: put {where} back as the game has it.")
+        return Outcome(200, "ok", f"Overridden by the table: the camera misread {where}; the game stays as it is.")
 
     # ---------------------------------------------------------------- publishing
     def _publish(self) -> None:
@@ -460,9 +474,11 @@ class GameOwner:
             self.published = Published(self._version, None, {"no_game": True, "version": self._version,
                                                              "notice": self.notice}, (), (), ())
         else:
+            self._end_turn_alerts()
             public = views.public_view(self.game)
             public.update(version=self._version, game=self.stored.id, alerts=list(self._alerts), notice=self.notice,
-                          log=self._log[-40:], question=self.question)
+                          log=self._log[-40:], question=self.question,
+                          camera=self.follower.last_seen is not None)  # the camera follows this game
             seats = tuple(dict(views.seat_view(self.game, i), version=self._version)
                           for i in range(len(self.game.players)))
             self.published = Published(self._version, self.stored.id, public, seats, tuple(self._log),

@@ -184,3 +184,11 @@ def refusal(game: Game, code: str, sentence: str, reader: int | None) -> str:
     name = game.players[payer].name if payer is not None and 0 <= payer < len(game.players) else "The player"
     cost = _TOTAL.sub("", sentence).strip().rstrip(".")
     return f"{name} cannot pay for this: {cost[:1].lower()}{cost[1:]}."
+
+
+def sentence(text: str) -> str:
+    """A note for a screen as a sentence: a capital first, a full stop last."""
+    text = text.strip()
+    if not text:
+        return text
+    return text[0].upper() + text[1:] + ("" if text[-1] in ".!?:" else ".")

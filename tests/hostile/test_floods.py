@@ -1,5 +1,5 @@
-"""Floods: repeated illegal conquests are one standing alert (capped) and a repeating phone is slowed
-down; a scoring box sending garbage is one log line a minute; guessing codes is hopeless."""
+"""Floods: repeated illegal conquests are answered to their sender only (never broadcast, never an
+alert) and a repeating phone is slowed down; a scoring box sending garbage is one log line a minute; guessing codes is hopeless."""
 import json
 import logging
 import random
@@ -10,7 +10,7 @@ from companion.floods import Backoff, Summary, Window
 from companion.hardware.session import HostSession
 from companion.rules.actions import parse_notation
 from companion.service.inputs import Play
-from companion.service.owner import MAX_ALERTS, REFUSALS
+from companion.service.owner import REFUSALS
 
 from ..service.helpers import make_service, new_game
 
@@ -30,7 +30,7 @@ def _illegal_conquests(game, n):
     return out[:n]
 
 
-def test_a_thousand_repeats_of_one_illegal_conquest_are_one_alert(tmp_path):
+def test_a_thousand_repeats_of_one_illegal_conquest_are_never_broadcast(tmp_path):
     service = make_service(tmp_path)
     try:
         new_game(service)
@@ -42,13 +42,13 @@ def test_a_thousand_repeats_of_one_illegal_conquest_are_one_alert(tmp_path):
         bad = _illegal_conquests(owner.game, 1)[0]
         answers = [owner.handle(Play(bad, 0, "web")).status for _ in range(1000)]
         assert answers[0] == 422 and set(answers[REFUSALS:]) == {429}
-        assert len(owner.published.alerts) == 1 and len(published) == 1  # one broadcast, not 999
+        assert len(owner.published.alerts) == 0 and len(published) == 0  # its sender's answers only
         assert len(json.dumps(owner.published.public)) < size + 1000
     finally:
         service.close()
 
 
-def test_alerts_on_many_regions_are_capped_and_the_phone_slowed(tmp_path):
+def test_refusals_on_many_regions_are_no_alerts(tmp_path):
     clock = Clock()
     service = make_service(tmp_path)
     try:
@@ -61,8 +61,7 @@ def test_alerts_on_many_regions_are_capped_and_the_phone_slowed(tmp_path):
         for k, bad in enumerate(_illegal_conquests(owner.game, 40)):
             clock.t += 5.0  # slowly enough not to be slowed down
             assert owner.handle(Play(bad, 0, "web")).status == 422
-        assert len([a for a in owner.published.alerts if a["source"] != "camera"]) == MAX_ALERTS
-        assert len(published) <= 40
+        assert owner.published.alerts == () and published == []
     finally:
         service.close()
 

@@ -126,6 +126,12 @@ def dataclass_replace(obj, **kw):
     return dataclasses.replace(obj, **kw)
 
 
+def sight(view, hidden=()):
+    """A still observation of the board as the camera would send it: ``view`` {region: {label: n}}."""
+    from vision.observe import Observation as Seen, RegionView
+    return Seen(True, {r: RegionView(dict(labels), r in hidden, 1.0) for r, labels in view.items()})
+
+
 def mirror(service: Service):
     """A copy of the owner's game, replayed from the store (tests never touch the owner's Game)."""
     from companion.rules import Game

@@ -3,13 +3,7 @@ from companion import inputs as hw
 from companion.reconcile import expected_view
 from companion.rules.actions import Conquer, Redeploy, EndTurn
 from companion.service.inputs import Observation, Resolve
-from vision.observe import Observation as Seen, RegionView
-
-from .helpers import mirror, new_game, play
-
-
-def sight(view, hidden=()):
-    return Seen(True, {r: RegionView(dict(labels), r in hidden, 1.0) for r, labels in view.items()})
+from .helpers import mirror, new_game, play, sight
 
 
 def test_a_conquest_seen_by_the_camera_is_stored_and_an_illegal_one_alerted(service):
@@ -116,10 +110,15 @@ def test_the_board_is_right_corrects_a_misread_conquest_in_the_store(service):
     from companion.service.inputs import Answer, BoardIsRight
     new_game(service)
     assert play(service, "pick tritons", seat=0).ok
+    assert not service.owner.published.public["camera"]  # no button on the table screen yet
+    out = service.owner.submit(BoardIsRight("web")).result(5)
+    assert out.sentence == "The camera has not seen the board yet." and not service.owner.published.public["question"]
     view = expected_view(mirror(service))
     view[1] = {"tritons": 1}
     out = service.owner.submit(Observation(sight(view))).result(5)
-    assert out.data["actions"] == ["conquer 1"]
+    assert out.data["actions"] == ["conquer 1"] and service.owner.published.public["camera"]
+    out = service.owner.submit(BoardIsRight("web")).result(5)
+    assert out.sentence == "The board and the game agree: nothing to correct." and not out.data["question"]
     game = mirror(service)
     game.undo()
     options = [a for a in game.legal_actions() if isinstance(a, Conquer) and a.region != 1]
@@ -129,7 +128,52 @@ def test_the_board_is_right_corrects_a_misread_conquest_in_the_store(service):
     out = service.owner.submit(BoardIsRight("web")).result(5)
     question = service.owner.published.public["question"]
     assert out.ok and question and "Is the board right?" in question["text"]
+    assert out.sentence == "The camera offers its corrections: confirm them below."
     assert question["options"][0].startswith("the board is right: take back conquer 1")
     assert service.owner.submit(Answer(0, "web")).result(5).ok
     stored = service.store.actions(service.owner.published.game_id)
     assert stored[-1] == options[0] and Conquer(1) not in stored
+
+
+def _illegal_on_20(service):
+    """Ann's Tritons take region 1, then tokens appear on region 20 (not adjacent): a move alert."""
+    new_game(service)
+    assert play(service, "pick tritons", seat=0).ok
+    view = expected_view(mirror(service))
+    view[1] = {"tritons": 1}
+    service.owner.submit(Observation(sight(view))).result(5)
+    view = expected_view(mirror(service))
+    view[20] = {"tritons": 2}
+    service.owner.submit(Observation(sight(view))).result(5)
+    return view
+
+
+def test_a_move_alert_ends_with_its_turn_and_what_stays_on_the_board_is_about_the_board(service):
+    view = _illegal_on_20(service)
+    [alert] = service.owner.published.public["alerts"]
+    assert (alert["code"], alert["about"], alert["turn"]) == ("not-adjacent", "move", "1:0")
+    assert play(service, "end", seat=0).ok  # Ann ends her turn with the tokens still on region 20
+    assert service.owner.published.public["current"] == 1
+    [still] = service.owner.published.public["alerts"]
+    assert still["id"] == alert["id"] and still["about"] == "board"
+    assert still["sentence"].startswith("Still on the board after Ann's turn")
+    after = expected_view(mirror(service))
+    after[20] = view[20]
+    service.owner.submit(Observation(sight(after))).result(5)  # Ben's turn: the discrepancy stands
+    assert [a["id"] for a in service.owner.published.public["alerts"]] == [alert["id"]]
+    for _ in range(2):  # the tokens are taken off region 20: the board agrees, the alert goes
+        service.owner.submit(Observation(sight(expected_view(mirror(service))))).result(5)
+    assert service.owner.published.public["alerts"] == []
+
+
+def test_an_accepted_correction_waits_for_the_board_to_be_put_back(service):
+    view = _illegal_on_20(service)
+    [alert] = service.owner.published.public["alerts"]
+    out = service.owner.submit(Resolve(alert["id"], True)).result(5)
+    assert out.ok and "put region 20 back" in out.sentence
+    service.owner.submit(Observation(sight(view))).result(5)  # not yet put back: not raised again
+    assert service.owner.published.public["alerts"] == []
+    service.owner.submit(Observation(sight(expected_view(mirror(service))))).result(5)  # put back
+    service.owner.submit(Observation(sight(view))).result(5)  # the same move again: a new alert
+    [again] = service.owner.published.public["alerts"]
+    assert again["id"] > alert["id"] and again["region"] == 20

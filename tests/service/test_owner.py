@@ -23,18 +23,19 @@ def test_an_accepted_action_is_stored_then_published(service):
     assert pub["actions"] == 1 and pub["log"][-1]["text"].startswith("Ann picks")
 
 
-def test_not_your_turn_and_illegal_conquest_alert(service):
+def test_a_refused_move_is_its_senders_answer_and_no_alert(service):
     new_game(service)
     assert play(service, "pick tritons", seat=1).code == "not-your-turn"
     assert play(service, "pick tritons", seat=0).ok
-    out = play(service, "conquer 12", seat=0)
-    assert out.status == 422 and out.code == "not-entry"
-    alerts = service.owner.published.public["alerts"]
-    assert alerts[0]["who"] == "Ann" and alerts[0]["code"] == "not-entry" and "border" in alerts[0]["sentence"]
-    out = service.owner.submit(Resolve(alerts[0]["id"], True)).result(5)
-    assert out.ok and service.owner.published.public["alerts"] == []
-    assert service.owner.submit(Resolve(alerts[0]["id"], True)).result(5).status == 404
-    # a non-conquest illegal action gives its reason without an alert
+    heard = []
+    service.owner.listeners.append(heard.append)
+    version = service.owner.published.version
+    out = play(service, "conquer 12", seat=0)  # a mistyped conquest: nothing happened on the board
+    assert out.status == 422 and out.code == "not-entry" and "border" in out.sentence
+    assert service.owner.published.public["alerts"] == [] and not service.owner.published.alerts
+    assert heard == [] and service.owner.published.version == version  # nothing broadcast to the table
+    assert play(service, "conquer 12").status == 422 and not service.owner.published.alerts  # the table's too
+    assert service.owner.submit(Resolve(1, True)).result(5).status == 404
     assert play(service, "end", seat=0).status == 422 and not service.owner.published.alerts
 
 
@@ -74,11 +75,8 @@ def test_hardware_inputs_join_the_queue(service):
     service.owner.hardware_submit(hw.UndoRequested(source="scoring-box"))
     assert service.owner.submit(Resolve(-1)).result(5).status == 404
     assert service.owner.published.public["actions"] == n
-    play(service, "conquer 13", seat=service.owner.published.public["current"])  # probably illegal
-    if service.owner.published.alerts:
-        service.owner.hardware_submit(hw.Confirm(source="panel"))
-        service.owner.submit(Resolve(-1)).result(5)
-        assert not service.owner.published.alerts
+    assert play(service, "conquer 13", seat=service.owner.published.public["current"]).status == 422
+    assert not service.owner.published.alerts  # refused to its sender: nothing for the panel to confirm
     display = table_display(service.owner.published)
     assert display.rounds == 10 and display.round == 1
 

@@ -3,14 +3,15 @@ repaired), the alerts and the camera's question that stood."""
 import sqlite3
 
 from companion.reconcile import Outcome as Seen
+from companion.reconcile import expected_view
 from companion.reconcile import Question
 from companion.rules import Game
-from companion.service.inputs import Answer, Declare, Resolve, Undo
+from companion.service.inputs import Answer, Declare, Observation, Resolve, Undo
 from companion.service.store import Store
 from companion.shuffle import seeded_setup
 from companion.simulate import play as simulate
 
-from .helpers import make_service, new_game, play
+from .helpers import make_service, mirror, new_game, play, sight
 
 
 def finished_flag(tmp_path, game_id):
@@ -74,21 +75,22 @@ def test_alerts_that_stand_come_back_after_a_restart(tmp_path):
     service = make_service(tmp_path)
     try:
         new_game(service)
-        assert play(service, "pick tritons").ok
-        refused = play(service, "conquer 12")  # not a border region: refused and raised on the table
-        assert refused.status == 422
+        assert play(service, "pick tritons", seat=0).ok
+        view = expected_view(mirror(service))
+        view[1] = {"tritons": 1}  # a coastal border region: taken
+        assert service.owner.submit(Observation(sight(view))).result(5).ok
+        view = expected_view(mirror(service))
+        view[20] = {"tritons": 2}  # far away: not adjacent, raised on the table
+        service.owner.submit(Observation(sight(view))).result(5)
         alerts = service.owner.published.public["alerts"]
-        assert [a["code"] for a in alerts] == ["not-entry"]
+        assert [(a["code"], a["region"], a["about"]) for a in alerts] == [("not-adjacent", 20, "move")]
     finally:
         service.close()
     service = make_service(tmp_path)
     try:
         assert service.owner.published.public["alerts"] == alerts
-        assert play(service, "conquer 12").status == 422  # the same reason on the same region: the same alert
+        service.owner.submit(Observation(sight(view))).result(5)  # still on the board: the same alert
         assert service.owner.published.public["alerts"] == alerts
-        assert play(service, "conquer 13").status == 422  # a second alert numbers on from the first
-        again = service.owner.published.public["alerts"]
-        assert len(again) == 2 and again[1]["id"] > alerts[0]["id"]
         settled = service.owner.submit(Resolve(alerts[0]["id"], accept=True)).result(5)
         assert settled.ok, settled
         assert alerts[0]["id"] not in [a["id"] for a in service.owner.published.public["alerts"]]

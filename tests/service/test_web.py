@@ -3,7 +3,10 @@ import re
 import json
 
 
-from .helpers import TABLE_CODE, Browser, first_events, new_game, play, until_attempt
+from companion.reconcile import expected_view
+from companion.service.inputs import Observation
+
+from .helpers import TABLE_CODE, Browser, first_events, mirror, new_game, play, sight, until_attempt
 
 
 def test_table_page_and_state_without_a_game(app):
@@ -117,14 +120,22 @@ def test_actions_from_phones(app, service):
     assert r.status_code == 200 and r.json["ok"]
     r = ann.post("/api/action", {"action": "conquer 12"})
     assert r.status_code == 422 and r.json["code"] == "not-entry" and "border region" in r.json["sentence"]
-    alert = table.get("/api/state").json["alerts"][0]
-    assert ben.post(f"/api/alerts/{alert['id']}", {"accept": True}).status_code == 403
-    assert ann.post(f"/api/alerts/{alert['id']}", {"accept": False}).status_code == 403
-    assert table.post(f"/api/alerts/{alert['id']}", {"accept": False}).json["ok"]
+    assert table.get("/api/state").json["alerts"] == []  # a refused typed move is Ann's answer only
     log = table.get("/api/log").json
     assert log[-1]["text"] == "Ann picks the Merchant Tritons."
     me = ann.get("/api/seat").json
     assert me["my_turn"] and any(c["notation"].startswith("conquer") for c in me["choices"])
+    view = expected_view(mirror(service))
+    view[1] = {"tritons": 1}  # the camera sees her take region 1 ...
+    service.owner.submit(Observation(sight(view))).result(5)
+    view = expected_view(mirror(service))
+    view[20] = {"tritons": 2}  # ... then her tokens on a region she cannot reach
+    service.owner.submit(Observation(sight(view))).result(5)
+    alert = table.get("/api/state").json["alerts"][0]
+    assert (alert["who"], alert["region"], alert["about"]) == ("Ann", 20, "move")
+    assert ben.post(f"/api/alerts/{alert['id']}", {"accept": True}).status_code == 403
+    assert ann.post(f"/api/alerts/{alert['id']}", {"accept": True}).status_code == 403  # settled by the table
+    assert table.post(f"/api/alerts/{alert['id']}", {"accept": False}).json["ok"]
 
 
 def test_roll_and_undo_routes(app, service):
@@ -219,6 +230,26 @@ def test_event_streams(app, service):
     response.close()
     assert events[0]["me"]["name"] == "Ann" and events[1]["public"]["actions"] == 1
     assert events[1]["me"]["combos"][0]["race"] == "tritons"
+
+
+def test_a_seat_of_the_last_game_is_told_a_new_game_began(app, service):
+    new_game(service)
+    table, (ann, ben) = seat_browsers(app)
+    assert Browser(app).get("/events/seat").status_code == 403  # never joined: refused
+    new_game(service, seed=4)  # the table starts another game: Ann's seat was in the last one
+    r = ann.get("/events/seat")
+    assert r.status_code == 200 and r.mimetype == "text/event-stream"
+    event, data = r.data.decode().split("event: ", 1)[1].split("\ndata: ")
+    assert event == "gone" and json.loads(data)["error"] == "new-game"
+    assert "A new game began" in json.loads(data)["sentence"]
+    r = ann.get("/api/seat")
+    assert r.status_code == 403 and r.json["error"] == "new-game"
+    r = ann.get("/seat")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/join?why=new-game")
+    assert b"A new game began" in ann.page("/join?why=new-game").data
+    assert b"A new game began" not in Browser(app).page("/join").data
+    ann.join(service.owner.published.codes[0])  # joins the new game with its code
+    assert ann.get("/api/seat").json["name"] == "Ann"
 
 
 def test_a_new_game_asks_before_leaving_the_one_in_progress(app, service):

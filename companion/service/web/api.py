@@ -90,9 +90,16 @@ def board_picture(name: str):
 @bp.get("/seat")
 def seat():
     me = security.my_seat()
-    if me is None:
-        abort(403, description="Join a seat with its code first.")
+    if me is None:  # the phone's stream was refused: it shows why (a new game began) and how to join
+        code, sentence = security.why_no_seat()
+        return jsonify({"error": code, "sentence": sentence}), 403
     return jsonify(service().owner.published.seats[me])
+
+
+@bp.get("/ping")
+def ping():
+    """Is the companion there? (pages without an event stream ask now and then)"""
+    return jsonify({"ok": True, "version": service().owner.published.version})
 
 
 @bp.get("/log")
@@ -184,16 +191,10 @@ def undo():
 
 @bp.post("/alerts/<int:alert_id>")
 def resolve(alert_id: int):
-    accept = body().get("accept", True)
-    if accept in ("0", "false", False):
-        accept = False
-    else:
-        accept = True
+    """Settle an alert (the table code): accept the correction, or override (the camera misread)."""
     if not security.is_table():
-        alert = next((a for a in service().owner.published.alerts if a["id"] == alert_id), None)
-        if not accept or alert is None or alert["seat"] is None or alert["seat"] != security.my_seat():
-            abort(403, description="Overriding needs the table code; a player may only accept a correction "
-                                   "of their own alert.")
+        abort(403, description="Settling an alert needs the table code: unlock the table screen.")
+    accept = body().get("accept", True) not in ("0", "false", False)
     return submit(Resolve(alert_id, accept, "web"))
 
 

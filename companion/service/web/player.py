@@ -24,7 +24,8 @@ def _join(code: str) -> int | None:
 
 @bp.get("/join")
 def join_form():
-    return render_template("join.html", wrong=False, code="")
+    new_game = request.args.get("why") == "new-game"  # the phone of a seat in a game now over
+    return render_template("join.html", wrong=False, code="", new_game=security.NEW_GAME if new_game else "")
 
 
 @bp.post("/join")
@@ -46,7 +47,7 @@ def join_link(code: str):
 @bp.get("/seat")
 def seat_page():
     if security.my_seat() is None:
-        return redirect(url_for("player.join_form"))
+        return redirect(url_for("player.join_form", why=security.why_no_seat()[0]))
     return render_template("seat.html")
 
 

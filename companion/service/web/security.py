@@ -99,6 +99,20 @@ def my_seat() -> int | None:
     return seat
 
 
+NEW_GAME = ("A new game began, and this phone's seat was in the last one. Join the new game with your seat's "
+            "new code: scan its QR code on the table screen, or type the code below.")
+
+
+def why_no_seat() -> tuple[str, str]:
+    """Why this browser has no seat now, as (code, sentence): a seat of an earlier game (a new game
+    began since: its codes are new), or never joined (or left)."""
+    joined = session.get("seat")
+    game = _service().owner.published.game_id
+    if isinstance(joined, dict) and game is not None and joined.get("game") != game:
+        return "new-game", NEW_GAME
+    return "not-joined", "Join a seat with its code first."
+
+
 def join_seat(game: int, seat: int) -> None:
     leave_seat()
     session["seat"] = {"game": game, "seat": seat, "pass": _service().passes.issue("seat", game, seat)}
