@@ -187,20 +187,5 @@ function text(id, value) { const e = document.getElementById(id); if (e) e.textC
 
 function li(textContent, cls) { const e = document.createElement("li"); e.textContent = textContent; if (cls) e.className = cls; return e; }
 
-/* The connection to the companion, on every screen: live, reconnecting, or gone. */
-function watchConnection(events) {
-  const box = document.getElementById("connection");
-  if (!box) return;
-  let lost = null;
-  const show = (state, words) => { box.dataset.state = state; box.textContent = words; };
-  events.addEventListener("open", () => { lost = null; show("live", "Live"); });
-  events.addEventListener("error", () => {
-    if (lost === null) lost = Date.now();
-    if (events.readyState === EventSource.CLOSED || Date.now() - lost > 15000) show("gone", "The companion is not answering: is it still running?");
-    else show("reconnecting", "Reconnecting…");
-  });
-  show("reconnecting", "Connecting…");
-}
-
 window.__seen = {};
 function markSeen(version) { window.__seen[version] = Date.now(); }

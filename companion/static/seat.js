@@ -261,11 +261,31 @@ async function roll(body) {
   out.className = "msg " + (r.status >= 400 ? "error" : "ok");
 }
 
+/* The stream was refused: ask why. A new game began (this seat was in the last one), or the seat was
+   left: the phone says so plainly and offers the join form, instead of a silent page. */
+async function askWhy() {
+  let r;
+  try { r = await fetch("/api/seat", {cache: "no-store", credentials: "same-origin"}); } catch (e) { return false; }
+  if (r.status !== 403) return false;  // not about the seat: try the stream again
+  let why = {};
+  try { why = await r.json(); } catch (e) { /* the sentence below */ }
+  seatGone(why);
+  return true;
+}
+
+function seatGone(why) {
+  document.body.classList.add("seat-gone");
+  document.body.classList.remove("my-turn");
+  text("gone-title", why.error === "new-game" ? "A new game began" : "This phone has no seat now");
+  text("gone-text", why.sentence || "This phone no longer has a seat: join again with your seat's code.");
+  document.getElementById("gone").classList.remove("hidden");
+  document.getElementById("gone-code").focus({preventScroll: true});
+  document.getElementById("gone").scrollIntoView({block: "start"});
+  connLive();  // the companion answered: it is the seat that is gone, not the server
+}
+
 function start() {
-  const events = new EventSource("/events/seat");
-  events.addEventListener("state", e => render(JSON.parse(e.data)));
-  watchConnection(events);
-  events.addEventListener("error", () => { if (events.readyState === EventSource.CLOSED) location.href = "/join"; });
+  openStream("/events/seat", render, askWhy, seatGone);
   document.getElementById("free-form").onsubmit = e => { e.preventDefault(); send(document.getElementById("free").value); };
   document.getElementById("roll").onclick = () => roll({});
   for (const b of document.querySelectorAll("#die-row button[data-face]")) b.onclick = () => roll({face: Number(b.dataset.face)});

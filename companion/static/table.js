@@ -1,6 +1,6 @@
 /* The table view: listens to /events/table and redraws. */
 "use strict";
-let layout = null, layoutMap = null, current = null, endClosed = false, heard = new Set();
+let layout = null, layoutMap = null, current = null, endClosed = false, heard = new Set(), heardOnce = false;
 
 async function ensureLayout(map, ruleset) {
   const key = `${ruleset}:${map}`;
@@ -88,6 +88,8 @@ async function render(state) {
   showDie(document.getElementById("die-show"), state.die_roll, state.players, true);
   document.getElementById("roll").classList.toggle("due", !!state.die_due);
   renderAlerts(state.alerts || []);
+  const boardRight = document.getElementById("board-right-box");
+  if (boardRight) boardRight.classList.toggle("hidden", !state.camera || !!state.finished);
   renderQuestion(state.question);
   renderNotice(state.notice);
   document.getElementById("log").replaceChildren(...(state.log || []).slice().reverse().map(e => li(e.text)));
@@ -125,26 +127,44 @@ function renderQuestion(q) {
   panel.classList.toggle("hidden", !q);
   if (!q) return;
   text("question-text", q.text);
+  const unlocked = document.body.classList.contains("unlocked");  // answering is the table's business
   document.getElementById("question-options").replaceChildren(...q.options.map((o, i) => {
+    const e = li(unlocked ? "" : o, "option");
+    if (!unlocked) return e;
     const b = document.createElement("button");
     b.textContent = o;
-    b.onclick = async () => { const r = await post("/api/answer", {option: i}); if (r.status >= 400) alert(r.sentence); };
-    const e = li("", "option");
+    if (i === 0) b.className = "primary";
+    b.onclick = async () => say("alert-msg", await post("/api/answer", {option: i}));
     e.append(b);
     return e;
   }));
 }
 
-function alertLine(a) { return `${a.who}: ${a.action} — ${a.sentence}`; }
+function say(id, r) {  // a button's answer, in words, next to it
+  const m = document.getElementById(id);
+  if (!m) return;
+  m.textContent = r.sentence || "";
+  m.className = "msg " + (r.status >= 400 || r.status === 0 ? "error" : "ok");
+}
+
+function alertWhere(a) { return a.region !== null && a.region !== undefined ? `region ${a.region}` : a.action; }
+
+/* An alert about a move says who made it; one about the board says the board and the game differ. */
+function alertLine(a) {
+  return a.about === "board" ? `The board and the game differ, ${alertWhere(a)}: ${a.sentence}`
+                             : `${a.who}, ${alertWhere(a)}: ${a.sentence}`;
+}
 
 function alertButtons(a) {  // settling an alert is the table's (unlocked) business
   if (!document.body.classList.contains("unlocked")) return [];
   const ok = document.createElement("button");
   ok.textContent = "Accept the correction";
-  ok.onclick = async () => { const r = await post(`/api/alerts/${a.id}`, {accept: true}); text("table-msg", r.sentence || ""); };
+  ok.title = "The players put the board back as the game has it";
+  ok.onclick = async () => say("alert-msg", await post(`/api/alerts/${a.id}`, {accept: true}));
   const over = document.createElement("button");
   over.textContent = "Override";
-  over.onclick = async () => { const r = await post(`/api/alerts/${a.id}`, {accept: false}); text("table-msg", r.sentence || ""); };
+  over.title = "The camera misread this region: the board is right";
+  over.onclick = async () => say("alert-msg", await post(`/api/alerts/${a.id}`, {accept: false}));
   return [" ", ok, " ", over];
 }
 
@@ -152,13 +172,18 @@ function renderAlerts(alerts) {
   const ul = document.getElementById("alerts");
   const banner = document.getElementById("alert-banner");
   banner.classList.toggle("hidden", !alerts.length);
+  const fresh = alerts.filter(a => !heard.has(a.id));  // raised since this page opened: the sound, if on
+  fresh.forEach(a => heard.add(a.id));
+  if (fresh.length && heardOnce && document.getElementById("alert-sound").checked) beep();
+  heardOnce = true;
   if (!alerts.length) { ul.replaceChildren(li("None", "none")); banner.replaceChildren(); return; }
   const newest = alerts[alerts.length - 1];
   const line = document.createElement("span");
-  line.textContent = `⚠ ${alertLine(newest)}` + (alerts.length > 1 ? ` (and ${alerts.length - 1} more below)` : "");
+  line.className = "alert-line";
+  line.textContent = `⚠ ${alertLine(newest)}` + (alerts.length > 1 ? ` (and ${alerts.length - 1} more in the Alerts panel)` : "");
+  banner.dataset.about = newest.about || "move";
   banner.replaceChildren(line, ...alertButtons(newest));
-  if (!heard.has(newest.id)) { heard.add(newest.id); if (document.getElementById("alert-sound").checked) beep(); }
-  ul.replaceChildren(...alerts.map(a => { const e = li(alertLine(a), "alert"); e.append(...alertButtons(a)); return e; }));
+  ul.replaceChildren(...alerts.map(a => { const e = li(alertLine(a), `alert ${a.about || "move"}`); e.append(...alertButtons(a)); return e; }));
 }
 
 function beep() {  // the optional alert sound: two short tones, made here (no sound file)
@@ -234,10 +259,17 @@ async function loadJoinCodes() {
 }
 
 function start() {
-  const events = new EventSource("/events/table");
-  events.addEventListener("state", e => render(JSON.parse(e.data)));
-  watchConnection(events);
+  openStream("/events/table", render);
   for (const id of ["show-conquerable", "show-numbers"]) document.getElementById(id).onchange = () => current && drawTableBoard(current);
+  const sound = document.getElementById("alert-sound");  // off by default; this browser remembers the choice
+  try { sound.checked = localStorage.getItem("alert-sound") === "on"; } catch (e) { /* storage blocked */ }
+  sound.onchange = () => { try { localStorage.setItem("alert-sound", sound.checked ? "on" : "off"); } catch (e) { /* storage blocked */ } if (sound.checked) beep(); };
+  const boardRight = document.getElementById("board-right");
+  if (boardRight) boardRight.onclick = async () => {
+    boardRight.disabled = true;
+    text("alert-msg", "Asking the camera…");
+    try { say("alert-msg", await post("/api/board-right", {})); } finally { boardRight.disabled = false; }
+  };
   const declareButton = document.getElementById("declare");
   if (declareButton) declareButton.onclick = async () => {
     const region = document.getElementById("declare-region").value;

@@ -91,26 +91,26 @@ def test_two_phones_each_see_only_their_own_coins(browser, server, monkeypatch):
     assert not re.search(r"7\d{4}", table.content())
 
 
-def test_an_illegal_conquest_entered_by_hand_shows_its_alert(browser, server, tmp_path):
+def test_an_illegal_conquest_typed_on_a_phone_is_told_to_that_phone_only(browser, server, tmp_path):
     service = server.service
     assert service.owner.submit(NewGame(seeded_setup("2p", 2, 3))).result(5).ok
     table = unlocked_page(browser, server)
     table.wait_for_selector("#board .region")
     ann = seat_page(browser, server, service.owner.published.codes[0])
+    ben = seat_page(browser, server, service.owner.published.codes[1])
     ann.wait_for_selector("#picks .pick")
     ann.click("#picks .pick >> nth=0")  # pick the first combo
     ann.wait_for_function("document.getElementById('result').textContent.includes('picks')")
+    version = service.owner.published.version
     ann.click("summary:has-text('Type an action')")
     ann.fill("#free", "conquer 12")
     ann.click("#free-form button")
     ann.wait_for_function("document.getElementById('result').textContent.includes('border region')")
-    table.wait_for_selector("#alerts li.alert")
-    alert = table.text_content("#alerts li.alert")
-    assert "Ann" in alert and "conquer 12" in alert and "border region" in alert
+    assert "error" in ann.get_attribute("#result", "class")
     ann.screenshot(path=str(tmp_path / "seat.png"), full_page=True)
-    table.screenshot(path=str(tmp_path / "alert.png"))
-    table.click("#alerts button:has-text('Override')")
-    table.wait_for_selector("#alerts li.none")
+    assert service.owner.published.version == version  # nothing was broadcast
+    assert table.is_hidden("#alert-banner") and table.text_content("#alerts") == "None"
+    assert "border region" not in ben.content() and "border region" not in table.content()
 
 
 def test_a_warcraft_pick_asks_the_table_for_the_values_off_the_pieces(browser, server, tmp_path):
