@@ -19,9 +19,45 @@
     if (!r.ok) { fail(data.sentence || "That did not work."); throw new Error(data.sentence); }
     return data;
   }
-  const busy = async (button, fn) => {
+  /* A step at work (a picture taken, outlines grown, tokens learned: up to several seconds): the button
+     waits, a spinner and the seconds run beside it, then the result (or what went wrong) is said there
+     and at the top of the page. */
+  const busy = async (button, fn, doing) => {
+    if (button.disabled) return;
+    let note = button.nextElementSibling;
+    if (!note || !note.classList.contains("working")) {
+      note = document.createElement("span");
+      note.className = "working";
+      note.setAttribute("role", "status");
+      button.after(note);
+    }
+    const words = doing || "Working";
+    const started = Date.now();
+    const tick = () => {
+      const s = Math.floor((Date.now() - started) / 1000);
+      note.replaceChildren(Object.assign(document.createElement("span"), {className: "spinner"}),
+                           document.createTextNode(`${words}…${s >= 1 ? ` ${s} s` : ""}`));
+    };
+    note.className = "working";
+    tick();
+    const timer = setInterval(tick, 500);
     button.disabled = true;
-    try { await fn(); } catch (e) { /* shown already */ } finally { button.disabled = false; }
+    root.setAttribute("aria-busy", "true");
+    $("message").textContent = ""; $("error").textContent = "";
+    try {
+      await fn();
+      note.className = "working done";
+      note.textContent = `✓ ${$("message").textContent || "Done."}`;
+      $("message").textContent = "";  // said beside the button
+    } catch (e) {
+      note.className = "working failed";
+      note.textContent = `✗ ${$("error").textContent || "That did not work."}`;
+      $("error").textContent = "";
+    } finally {
+      clearInterval(timer);
+      button.disabled = false;
+      root.removeAttribute("aria-busy");
+    }
   };
 
   if (step === "camera") {
@@ -31,17 +67,17 @@
     $("choose-map").onclick = () => busy($("choose-map"), async () => {
       const d = await api("map", {map: $("house-map").value.trim() || $("map").value});
       root.dataset.map = d.map; say(`Map ${d.map}: markers of ${d.marker_mm} mm.`); refresh();
-    });
+    }, "Choosing the map");
     $("camera-check").onclick = () => busy($("camera-check"), async () => {
       const d = await api("camera", {lock: false});
       $("camera-advice").textContent = d.advice;
       $("camera-advice").className = d.ok ? "ok" : "warning";
       $("camera-lock").disabled = false;
-    });
+    }, "Looking at the picture");
     $("camera-lock").onclick = () => busy($("camera-lock"), async () => {
       const d = await api("camera", {lock: true});
       say(`Camera settings locked (${d.px_per_mm} px/mm).`);
-    });
+    }, "Locking the camera");
   }
 
   if (step === "markers" && $("measures-save")) {
@@ -49,7 +85,7 @@
       const d = await api("board", {width_mm: $("m-width").value, height_mm: $("m-height").value,
         marker_mm: $("m-marker").value, marker_inset_mm: $("m-inset").value, token_mm: $("m-token").value});
       say(`Board ${d.board_mm[0]} x ${d.board_mm[1]} mm, markers of ${d.marker_mm} mm ${d.marker_inset_mm} mm from the edges, tokens ${d.token_mm} mm: print the sheet again.`);
-    });
+    }, "Saving");
   }
 
   if (step === "markers") {
@@ -73,7 +109,7 @@
     $("reference").onclick = () => busy($("reference"), async () => {
       const d = await api("reference", {});
       say(`Empty board taken (markers agree within ${d.error_px} px).`);
-    });
+    }, "Taking the empty board");
   }
 
   if (step === "regions") {
@@ -83,6 +119,10 @@
     const toMm = ([x, y]) => [x / view.px_per_mm + view.origin_mm[0], y / view.px_per_mm + view.origin_mm[1]];
     const el = (name, attrs) => { const e = document.createElementNS(NS, name); for (const k in attrs) e.setAttribute(k, attrs[k]); return e; };
 
+    function onPhoto(ev) {  // a click on the photo as shown (scaled to the screen) in the photo's pixels
+      const b = svg.getBoundingClientRect(), [w, h] = view.size_px;
+      return [(ev.clientX - b.left) * w / b.width, (ev.clientY - b.top) * h / b.height];
+    }
     function schematic(highlight) {
       const [w, h] = view.schematic.size_mm;
       sch.setAttribute("viewBox", `0 0 ${w} ${h}`);
@@ -125,7 +165,7 @@
           const c = el("circle", {cx: x, cy: y, r: 5, class: "vertex"});
           c.addEventListener("pointerdown", (ev) => {
             ev.stopPropagation();
-            const move = (e) => { const b = svg.getBoundingClientRect(); poly[i] = toMm([e.clientX - b.left, e.clientY - b.top]); draw(); };
+            const move = (e) => { poly[i] = toMm(onPhoto(e)); draw(); };
             const up = () => { window.removeEventListener("pointermove", move); window.removeEventListener("pointerup", up); };
             window.addEventListener("pointermove", move); window.addEventListener("pointerup", up);
           });
@@ -157,8 +197,7 @@
     }
     svg.addEventListener("click", async (ev) => {
       if (current >= order.length) return;
-      const b = svg.getBoundingClientRect();
-      const [x, y] = toMm([ev.clientX - b.left, ev.clientY - b.top]);
+      const [x, y] = toMm(onPhoto(ev));
       const r = order[current];
       await api("regions/seed", {region: r.id, x_mm: x, y_mm: y});
       view.seeds[String(r.id)] = [x, y];
@@ -170,11 +209,11 @@
       say(view.problems.length ? "Outlines grown; the map disagrees in places (below). Click a region to fix it."
                                : "Outlines grown; every adjacent pair touches.");
       root.dataset.grown = "yes";
-    });
+    }, "Growing the outlines");
     $("save-outline").onclick = () => busy($("save-outline"), async () => {
       view = await api(`regions/${selected}`, {polygon: poly});
       selected = null; poly = null; draw(); problems(view.problems); say("Outline saved.");
-    });
+    }, "Saving the outline");
     load().catch(() => {});
   }
 
@@ -213,17 +252,17 @@
       const d = await api(`tokens/${next.label}`, {});
       say(`${d.seen} of ${d.asked} ${d.label} tokens cut out.`);
       kinds.find(k => k.label === d.label).done = true; show();
-    });
+    }, "Cutting out the tokens");
     $("enroll").onclick = () => busy($("enroll"), async () => {
       const d = await api("tokens/enroll", {kinds: chosen()});
       say(`Learned ${d.kinds.length} kinds from ${d.samples} tokens.`);
-    });
+    }, "Learning the tokens");
     $("selftest").onclick = () => busy($("selftest"), async () => {
       const d = await api("tokens/selftest", {});
       say(`Self-test: ${d.right} of ${d.tokens} tokens right (${Math.round(d.accuracy * 100)}%).`);
       $("confused").innerHTML = "";
       for (const s of d.sentences) { const li = document.createElement("li"); li.textContent = s; $("confused").appendChild(li); }
-    });
+    }, "Testing");
     load().catch(() => {});
   }
 
@@ -237,6 +276,7 @@
         li.textContent = `${it.ok ? "✓" : "✗"} ${it.name}: ${it.say}`;
         $("check-items").appendChild(li);
       }
-    });
+      say(d.ready ? "Ready: a game can start." : `Not yet: redo ${d.redo.join(", ")}.`);
+    }, "Checking");
   }
 })();
