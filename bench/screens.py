@@ -113,7 +113,9 @@ def main() -> int:
                 phone.wait_for_url(f"{server.url}/seat")
                 shots = [("table", table, "/"), ("seat", phone, None), ("setup", table, "/setup"),
                          ("games", table, "/games"), ("game", table, f"/games/{finished}"),
-                         ("calibrate", table, "/calibrate"), ("join", browser.new_context(viewport=viewport).new_page(), "/join")]
+                         ("calibrate", table, "/calibrate"), ("calibrate-camera", table, "/calibrate/camera"),
+                         ("calibrate-regions", table, "/calibrate/regions"), ("calibrate-tokens", table, "/calibrate/tokens"),
+                         ("join", browser.new_context(viewport=viewport).new_page(), "/join")]
                 for name, page, path in shots:
                     if path is not None:
                         page.goto(server.url + path)

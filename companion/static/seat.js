@@ -228,7 +228,7 @@ function tap(rid) {
   }
   const c = choices.find(c => c.act !== "attempt" && c.regions.includes(rid)) || choices.find(c => c.regions.includes(rid));
   if (c) ask(c);
-  else { hideConfirm(); text("result", `Region ${rid}: not a ${modes[mode].label.toLowerCase()} you can make now.`); }
+  else { hideConfirm(); tell(`Region ${rid}: not a ${modes[mode].label.toLowerCase()} you can make now.`, true); }
 }
 
 function ask(c) {
@@ -246,19 +246,24 @@ function placementFor() {
   return Object.entries(placing.counts).filter(([, n]) => n > 0).map(([rid, n]) => `${rid}:${n}`).join(" ") || "-";
 }
 
+/* The answer to this phone's own move, and to it only (a refusal in the rulebook's words): kept in sight
+   at the top of the screen while the player scrolls the map; a tap puts it away. */
+function tell(words, refused) {
+  const out = document.getElementById("result");
+  out.textContent = words || "";
+  out.className = "msg result " + (refused ? "error" : "ok");
+}
+
 async function send(action) {
   const r = await post("/api/action", {action});
-  const out = document.getElementById("result");
-  out.textContent = r.sentence || "";
-  out.className = "msg " + (r.status >= 400 || r.status === 0 ? "error" : "ok");
+  tell(r.sentence, r.status >= 400 || r.status === 0);
   return r;
 }
 
 async function roll(body) {
   const r = await post("/api/roll", body);
-  const out = document.getElementById("result");
-  out.textContent = r.status >= 400 || r.status === 0 ? r.sentence : "";
-  out.className = "msg " + (r.status >= 400 ? "error" : "ok");
+  const refused = r.status >= 400 || r.status === 0;
+  tell(refused ? r.sentence : "", refused);
 }
 
 /* The stream was refused: ask why. A new game began (this seat was in the last one), or the seat was
@@ -286,6 +291,7 @@ function seatGone(why) {
 
 function start() {
   openStream("/events/seat", render, askWhy, seatGone);
+  document.getElementById("result").onclick = () => tell("", false);
   document.getElementById("free-form").onsubmit = e => { e.preventDefault(); send(document.getElementById("free").value); };
   document.getElementById("roll").onclick = () => roll({});
   for (const b of document.querySelectorAll("#die-row button[data-face]")) b.onclick = () => roll({face: Number(b.dataset.face)});

@@ -227,3 +227,29 @@ def test_the_die_says_who_rolled_for_which_region_and_is_gone_at_the_end(browser
     assert phone.page.is_hidden("#roll") and phone.page.is_hidden("#die-row")
     for w in (table, roller, phone):
         w.page.context.close()
+
+
+def test_a_refused_tap_is_said_on_that_phone_in_sight_and_nowhere_else(browser, server):
+    from .test_taps import tap_region
+    service = server.service
+    assert service.owner.submit(NewGame(seeded_setup("2p", 2, 3))).result(5).ok
+    assert play(service, "pick tritons", seat=0).ok
+    table = open_page(browser, "screen")
+    table.page.goto(server.url + "/")
+    ann = join(open_page(browser, "phone"), server.url, service.owner.published.codes[0])
+    ann.page.wait_for_selector("#board .region")
+    ann.page.wait_for_selector("#act-hint:has-text('Tap a region to conquer')")
+    far = next(r for r in mirror(service).board.ids
+               if r not in {c["region"] for c in service.owner.published.public["conquerable"]})
+    version = service.owner.published.version
+    tap_region(ann.page, far)  # at the bottom of the phone's page: the answer stays in sight at the top
+    ann.page.wait_for_selector("#result.error:not(:empty)")
+    assert f"Region {far}" in ann.page.text_content("#result")
+    top = ann.page.locator("#result").bounding_box()["y"]
+    assert 0 <= top < 844, top
+    assert service.owner.published.version == version and table.page.is_hidden("#alert-banner")
+    ann.page.click("#result")  # a tap puts it away
+    ann.page.wait_for_selector("#result:empty", state="attached")
+    for w in (table, ann):
+        assert not w.errors, w.errors
+        w.page.context.close()
