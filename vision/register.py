@@ -166,6 +166,45 @@ def rectifying_transform(registration: Registration, raster) -> np.ndarray:
 
 
 def rectify(settings: Settings, image: np.ndarray, registration: Registration, raster) -> np.ndarray:
-    """The board seen from straight above, at the raster's scale (``settings.px_per_mm``)."""
+    """The board seen from straight above, at the raster's scale (``settings.px_per_mm``).
+
+    The camera rarely moves: once a pose has been seen twice, its sampling maps are kept, and each frame
+    is only their ``remap`` (half the time of ``warpPerspective``, the very same pixels)."""
     M = rectifying_transform(registration, raster)
-    return cv2.warpPerspective(image, M, raster.size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    maps = _warp_maps(M, raster.size)
+    if maps is None:
+        return cv2.warpPerspective(image, M, raster.size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.remap(image, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+_MAPS: dict = {}   # (M, size) -> None (seen once) or the maps
+_INTER_BITS = 5    # OpenCV's fixed point for bilinear sampling: 1/32 px (INTER_BITS in imgproc)
+
+
+def _warp_maps(M: np.ndarray, size: tuple[int, int]):
+    """``warpPerspective``'s own maps for ``M`` (image -> output), or None the first time ``M`` is seen.
+
+    They are computed as OpenCV does inside ``warpPerspective`` (the inverse by LU, each source point in
+    double, rounded to 1/32 px; integer part and the interpolation table's index), so ``remap`` with them
+    gives the same pixels bit for bit (checked by tests/vision/test_register.py on this OpenCV)."""
+    key = (np.asarray(M, np.float64).tobytes(), tuple(size))
+    if key not in _MAPS:
+        if len(_MAPS) >= 4:   # a camera that moves: forget the old poses
+            _MAPS.clear()
+        _MAPS[key] = None
+        return None
+    if _MAPS[key] is None:
+        w, h = size
+        inv = cv2.invert(np.asarray(M, np.float64), flags=cv2.DECOMP_LU)[1]
+        xs, ys = np.arange(w, dtype=np.float64)[None, :], np.arange(h, dtype=np.float64)[:, None]
+        den = inv[2, 0] * xs + (inv[2, 1] * ys + inv[2, 2])
+        den = np.divide(1 << _INTER_BITS, den, out=np.zeros_like(den), where=den != 0)
+        fixed = []
+        for row in inv[:2]:
+            v = (row[0] * xs + (row[1] * ys + row[2])) * den
+            fixed.append(np.rint(np.clip(v, -2.0 ** 31, 2.0 ** 31 - 1)).astype(np.int32))
+        x, y = fixed
+        whole = np.stack([x >> _INTER_BITS, y >> _INTER_BITS], 2).clip(-32768, 32767).astype(np.int16)
+        mask = (1 << _INTER_BITS) - 1
+        _MAPS[key] = (whole, ((y & mask) << _INTER_BITS | (x & mask)).astype(np.uint16))
+    return _MAPS[key]

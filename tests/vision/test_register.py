@@ -47,3 +47,23 @@ def test_blank_frame_cannot_register(settings, geometry2p):
     with pytest.raises(RegistrationError) as err:
         register(settings, geometry2p, np.full((720, 1280, 3), 90, np.uint8))
     assert "found none" in str(err.value)
+
+
+def test_rectify_from_kept_maps_is_warp_perspective_to_the_pixel(settings, geometry2p, realistic_session):
+    """A pose seen again is rectified by ``remap`` with kept maps: the same pixels as warpPerspective."""
+    import cv2
+
+    from vision.geometry import raster
+    from vision.register import _MAPS, rectify, rectifying_transform
+
+    img = realistic_session.empty()
+    reg = register(settings, geometry2p, img)
+    r = raster(geometry2p, settings.px_per_mm, settings.view_margin_mm)
+    _MAPS.clear()
+    first, again = rectify(settings, img, reg, r), rectify(settings, img, reg, r)
+    assert any(v is not None for v in _MAPS.values())   # the second frame used the kept maps
+    noisy = np.random.default_rng(3).integers(0, 256, img.shape, dtype=np.uint8)  # every pixel matters
+    direct = cv2.warpPerspective(noisy, rectifying_transform(reg, r), r.size, flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    assert np.array_equal(first, again)
+    assert np.array_equal(rectify(settings, noisy, reg, r), direct)
