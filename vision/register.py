@@ -72,9 +72,10 @@ def _search(settings: Settings, gray: np.ndarray, wanted: set[int]) -> dict[int,
     return found
 
 
-def _recheck(settings: Settings, gray: np.ndarray, prior: Registration) -> dict[int, np.ndarray]:
+def _recheck(settings: Settings, image: np.ndarray, prior: Registration) -> dict[int, np.ndarray]:
+    """The markers found again in a window around where each was (only the windows are made grey)."""
     found = {}
-    h, w = gray.shape
+    h, w = image.shape[:2]
     for mid, c in prior.corners.items():
         side = np.linalg.norm(c[0] - c[2]) / 1.414
         pad = side * settings.roi_scale
@@ -82,7 +83,7 @@ def _recheck(settings: Settings, gray: np.ndarray, prior: Registration) -> dict[
         x1, y1 = np.minimum(c.max(0) + pad, [w, h]).astype(int)
         if x1 - x0 < 8 or y1 - y0 < 8:
             continue
-        got = _detect(np.ascontiguousarray(gray[y0:y1, x0:x1]), {mid}, 0.3)
+        got = _detect(np.ascontiguousarray(_gray(image[y0:y1, x0:x1])), {mid}, 0.3)
         if mid in got:
             found[mid] = got[mid] + [x0, y0]
     return found
@@ -109,23 +110,24 @@ def register(settings: Settings, geometry: Geometry, image: np.ndarray,
 
     Raises RegistrationError (one line) when fewer than three markers are found and there is no prior.
     """
-    gray = _gray(image)
+    if image is None or image.size == 0:
+        raise RegistrationError("empty image")
     wanted = {m.id for m in geometry.markers}
     method = "search"
     found = {}
     if prior is not None:
-        found = _recheck(settings, gray, prior)
+        found = _recheck(settings, image, prior)
         method = "recheck"
         expected = predicted_corners(geometry, prior.homography)
         unmoved = len(found) >= 2 and all(np.abs(found[i] - expected[i]).max() <= settings.moved_px
                                           for i in found)
         if len(found) < 4 and not unmoved:  # covered markers need no search while the rest stay put
-            more = _search(settings, gray, wanted - set(found))
+            more = _search(settings, _gray(image), wanted - set(found))
             found.update(more)
             if more:
                 method = "search"
     else:
-        found = _search(settings, gray, wanted)
+        found = _search(settings, _gray(image), wanted)
     missing = sorted(wanted - set(found))
     if prior is not None:
         expected = predicted_corners(geometry, prior.homography)

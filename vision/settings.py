@@ -11,7 +11,7 @@ class Settings:
     view_margin_mm: float = 8.0     # board shown around the play area in rectified images
     # registration
     detect_scale: float = 0.5       # full-frame marker search runs on a frame downscaled by this
-    roi_scale: float = 1.0          # re-check window around each known marker, in marker sides
+    roi_scale: float = 0.5          # re-check window around each known marker, in marker sides (each way)
     max_reprojection_px: float = 4.0
     steady_px: float = 1.0          # markers within this of the last registration keep its homography
     moved_px: float = 3.0           # markers this far from where they were mean the camera moved
