@@ -149,17 +149,28 @@ def blob_features(settings: Settings, rectified: np.ndarray, blobs, glare: np.nd
     size = settings.feature_px
     patches = np.zeros((len(blobs), size, size, 3), np.uint8)
     masks = np.zeros((len(blobs), size, size), np.uint8)
+    tables: dict[tuple, np.ndarray] = {}
     for i, b in enumerate(blobs):
         x, y, w, h = b.bbox
         patch = rectified[y:y + h, x:x + w]
         if b.gain != (1.0, 1.0, 1.0):  # as under the lamp the tokens were enrolled under
-            patch = np.clip(patch / np.maximum(np.array(b.gain, np.float32), 1e-3) + 0.5, 0, 255).astype(np.uint8)
+            if b.gain not in tables:
+                tables[b.gain] = _undo_gain(b.gain)
+            patch = cv2.LUT(patch, tables[b.gain])
         if glare is not None:
             g = glare[y:y + h, x:x + w]
             if g.any():
                 patch = np.clip(patch - g[..., None], 0, 255).astype(np.uint8)
         patches[i], masks[i] = normalise(patch, b.mask, size)
     return batch_features(patches, masks)
+
+
+def _undo_gain(gain: tuple) -> np.ndarray:
+    """The table (for ``cv2.LUT``) that divides each channel by its gain, rounded: every value as
+    ``patch / gain + 0.5`` cut to 0..255 in float32 gives it, at a fraction of the cost per token (and
+    without numpy 1.24's slow ``np.clip`` on small arrays)."""
+    levels = np.arange(256, dtype=np.float32)[:, None] / np.maximum(np.array(gain, np.float32), 1e-3)[None, :] + 0.5
+    return np.minimum(np.maximum(levels, 0), 255).astype(np.uint8).reshape(256, 1, 3)
 
 
 class Observer:
