@@ -15,8 +15,8 @@ import cv2
 import numpy as np
 
 from .errors import ModelError
-from .features import SIZE, batch_features, crop_to_mask, normalise, segment_sample
-from .labels import LABELS, OCCUPANTS
+from .features import OUTLINE_SIZE, SIZE, batch_features, crop_to_mask, emblem_outlines, normalise, segment_sample
+from .labels import DECLINED, LABELS, OCCUPANTS
 from .settings import Settings
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
@@ -33,6 +33,7 @@ class Model:
     scale: np.ndarray       # (SIZE,) float32, applied to raw features
     projection: np.ndarray  # (SIZE, k) float32, discriminant directions
     areas: np.ndarray | None = None  # (labels,) float32: each kind's area on the board in mm² (0: not measured)
+    second: "SecondLook | None" = None  # kinds printed alike, told apart by their emblem's outline
 
     def project(self, features: np.ndarray) -> np.ndarray:
         return (np.asarray(features, np.float32) * self.scale) @ self.projection
@@ -42,7 +43,42 @@ class Model:
             np.savez_compressed(f, format=np.array(MODEL_FORMAT), labels=np.array(self.labels),
                                 vectors=self.vectors, targets=self.targets, scale=self.scale,
                                 projection=self.projection,
-                                areas=self.areas if self.areas is not None else np.zeros(len(self.labels), np.float32))
+                                areas=self.areas if self.areas is not None else np.zeros(len(self.labels), np.float32),
+                                **(self.second.arrays() if self.second is not None else {}))
+
+
+@dataclass(frozen=True)
+class SecondLook:
+    """A discriminant of emblem outlines (``features.emblem_outline``) among kinds the first look finds
+    alike (the grey in-decline sides): a token the first look gives one of them is looked at again."""
+
+    members: np.ndarray     # (m,) int: indices into the model's labels, sorted
+    vectors: np.ndarray     # (n, k) float32: enrolled outlines, projected
+    targets: np.ndarray     # (n,) int: index into members
+    scale: np.ndarray       # (OUTLINE_SIZE,) float32
+    projection: np.ndarray  # (OUTLINE_SIZE, k) float32
+
+    def arrays(self) -> dict:
+        return {"second_members": self.members, "second_vectors": self.vectors, "second_targets": self.targets,
+                "second_scale": self.scale, "second_projection": self.projection}
+
+    @classmethod
+    def from_arrays(cls, data) -> "SecondLook | None":
+        if "second_members" not in data.files:
+            return None
+        look = cls(data["second_members"].astype(np.int32), data["second_vectors"].astype(np.float32),
+                   data["second_targets"].astype(np.int32), data["second_scale"].astype(np.float32),
+                   data["second_projection"].astype(np.float32))
+        if look.projection.shape[0] != OUTLINE_SIZE:
+            raise ValueError("outline size")
+        return look
+
+    def distances(self, outlines: np.ndarray) -> np.ndarray:
+        """(N, members) squared distance of each outline to the nearest enrolled one of each member."""
+        q = (np.asarray(outlines, np.float32) * self.scale) @ self.projection
+        d2 = np.maximum((q ** 2).sum(1)[:, None] - 2 * q @ self.vectors.T + (self.vectors ** 2).sum(1)[None], 0)
+        starts = np.searchsorted(self.targets, np.arange(len(self.members)))
+        return np.minimum.reduceat(d2, starts, axis=1)
 
 
 def load_model(path: str | Path) -> Model:
@@ -54,7 +90,8 @@ def load_model(path: str | Path) -> Model:
             model = Model(tuple(str(s) for s in data["labels"]), data["vectors"].astype(np.float32),
                           data["targets"].astype(np.int32), data["scale"].astype(np.float32),
                           data["projection"].astype(np.float32),
-                          data["areas"].astype(np.float32) if "areas" in data.files else None)
+                          data["areas"].astype(np.float32) if "areas" in data.files else None,
+                          SecondLook.from_arrays(data))
     except FileNotFoundError:
         raise ModelError(f"{path}: no such model file") from None
     except (OSError, ValueError, KeyError) as exc:
@@ -143,23 +180,37 @@ def enroll(settings: Settings, samples: dict[str, list[np.ndarray]], seed: int =
     the board in mm² where it was measured (``read_sizes``), so a blob far from a kind's size is not it."""
     rng = np.random.default_rng(seed)
     labels = tuple(sorted(samples))
-    vecs, targets = [], []
+    alike = [li for li, label in enumerate(labels) if label in DECLINED]
+    vecs, targets, outlines = [], [], []
     for li, label in enumerate(labels):
         for image in samples[label]:
             mask = segment_sample(image)
             if mask.sum() < 16:
                 raise ModelError(f"{label}: a sample shows no token against its background")
-            views = [normalise(*crop_to_mask(image, mask), settings.feature_px)]
-            views += [normalise(*crop_to_mask(img, m), settings.feature_px) for img, m in
-                      _views(settings, image, mask, rng, settings.augment)]
+            crops = [crop_to_mask(image, mask)] + [crop_to_mask(img, m) for img, m in
+                                                   _views(settings, image, mask, rng, settings.augment)]
+            views = [normalise(p, m, settings.feature_px) for p, m in crops]
             vecs.append(batch_features(np.array([v[0] for v in views]), np.array([v[1] for v in views])))
             targets += [li] * len(views)
+            if li in alike and len(alike) >= 2:
+                outlines += [(li, o) for o in emblem_outlines([p for p, _ in crops], [m for _, m in crops])]
     X = np.concatenate(vecs)
     y = np.array(targets, np.int32)
     scale = (1.0 / (X.std(0) + 0.02)).astype(np.float32)
     W = _discriminant(X * scale, y, len(labels))
     areas = np.array([float((sizes or {}).get(lab, 0.0)) for lab in labels], np.float32)
-    return Model(labels, (X * scale) @ W, y, scale, W, areas if areas.any() else None)
+    return Model(labels, (X * scale) @ W, y, scale, W, areas if areas.any() else None, _second_look(alike, outlines))
+
+
+def _second_look(members: list[int], outlines: list) -> SecondLook | None:
+    """The discriminant of emblem outlines among ``members`` (label indices), or None (fewer than two)."""
+    if len(members) < 2 or not outlines:
+        return None
+    X = np.array([o for _, o in outlines], np.float32)
+    y = np.array([members.index(li) for li, _ in outlines], np.int32)
+    scale = (1.0 / (X.std(0) + 1e-3)).astype(np.float32)
+    W = _discriminant(X * scale, y, len(members))
+    return SecondLook(np.array(members, np.int32), (X * scale) @ W, y, scale, W)
 
 
 def _discriminant(X: np.ndarray, y: np.ndarray, n_classes: int) -> np.ndarray:
@@ -193,10 +244,14 @@ class Classified:
 
 
 def classify(model: Model, features: np.ndarray, neighbours: int = 1, areas: np.ndarray | None = None,
-             size_weight: float = 0.0) -> Classified:
+             size_weight: float = 0.0, outlines=None) -> Classified:
     """The nearest enrolled label for each feature vector (rows of ``features``); with ``areas`` (each
     token's area in mm²) and a model that measured its kinds' sizes, a kind whose size differs is farther:
-    its distance grows by ``size_weight`` times the squared log of the ratio, as a share."""
+    its distance grows by ``size_weight`` times the squared log of the ratio, as a share.
+
+    ``outlines``: a function of row indices giving those tokens' emblem outlines
+    (``features.emblem_outline``); a token the first look gives a kind of the model's second look (the
+    grey in-decline sides) is ranked again among those kinds by its outline alone."""
     if len(features) == 0:
         return Classified((), np.zeros(0), np.zeros(0))
     q = model.project(features)
@@ -217,11 +272,28 @@ def classify(model: Model, features: np.ndarray, neighbours: int = 1, areas: np.
         known = model.areas > 0
         ratio = np.log(np.maximum(np.asarray(areas, np.float32)[:, None], 1.0) / np.maximum(model.areas[None], 1.0))
         per_class = per_class * (1 + size_weight * np.where(known[None], ratio * ratio, 0.0)).astype(np.float32)
+    if model.second is not None and outlines is not None:
+        per_class = _look_again(model.second, per_class, outlines)
     order = np.argsort(per_class, 1, kind="stable")
     best = per_class[np.arange(len(q)), order[:, 0]]
     second = per_class[np.arange(len(q)), order[:, 1]] if n_labels > 1 else best * 4 + 1
     conf = 1 - np.sqrt(best) / np.maximum(np.sqrt(second), 1e-6)
     return Classified(tuple(model.labels[i] for i in order[:, 0]), conf.clip(0, 1), np.sqrt(best), per_class)
+
+
+def _look_again(second: SecondLook, per_class: np.ndarray, outlines) -> np.ndarray:
+    """``per_class`` with the second look's kinds ranked again by outline, for the rows whose nearest is one
+    of them: their distances are the outline's, scaled so that the nearest of them keeps its distance (the
+    first look still says how far the token is from all of them together)."""
+    rows = np.nonzero(np.isin(per_class.argmin(1), second.members))[0]
+    if len(rows) == 0:
+        return per_class
+    d = second.distances(outlines(rows)) + 1.0  # + one within-kind spread: an exact match is not infinitely sure
+    block = per_class[np.ix_(rows, second.members)]
+    factor = block.min(1, keepdims=True) / d.min(1, keepdims=True)
+    out = per_class.copy()
+    out[np.ix_(rows, second.members)] = d * factor
+    return out
 
 
 def vote(model: Model, per_class: np.ndarray) -> int | None:

@@ -117,6 +117,69 @@ def _emblem(lum: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
     return np.concatenate([vals.mean(2), spec.reshape(n, -1)], 1)
 
 
+# The emblem's outline, for telling apart kinds printed alike (grey in-decline sides): the emblem's radius
+# along rays from its own ink centre (so a shadow or a stacked token in the blob's outline does not move it),
+# described by its harmonics' magnitudes and the bispectrum's phase couplings F_k F_l conj(F_k+l): unchanged
+# by turning the token, yet a five-pointed star and a pentagon differ.
+OUTLINE_ANGLES = 64
+OUTLINE_RADII = 16
+OUTLINE_REACH = 0.9       # rays reach this share of the token's radius
+OUTLINE_HARMONICS = 9
+OUTLINE_PAIRS = tuple((k, m) for k in range(2, 5) for m in range(k, 9 - k))
+OUTLINE_SIZE = OUTLINE_HARMONICS + 2 * len(OUTLINE_PAIRS)
+_PAIRS = tuple(np.array(p) for p in zip(*OUTLINE_PAIRS))
+
+
+def emblem_outline(patch: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The rotation-invariant description of a token's emblem (``OUTLINE_SIZE`` numbers), from ``patch``
+    (BGR, any size: the token at the board's resolution or finer) and its ``mask``."""
+    return emblem_outlines([patch], [mask])[0]
+
+
+def emblem_outlines(patches, masks) -> np.ndarray:
+    """``emblem_outline`` of several tokens at once, one row each."""
+    n = len(patches)
+    rings = np.zeros((n, OUTLINE_RADII, OUTLINE_ANGLES), np.float32)
+    a = np.arange(OUTLINE_ANGLES) * 2 * np.pi / OUTLINE_ANGLES
+    rho = (np.arange(OUTLINE_RADII) + 0.5) / OUTLINE_RADII * OUTLINE_REACH
+    ray_x, ray_y = (rho[:, None] * np.cos(a)[None]).astype(np.float32), (rho[:, None] * np.sin(a)[None]).astype(np.float32)
+    seen = np.zeros(n, bool)
+    for i, (patch, mask) in enumerate(zip(patches, masks)):
+        m = cv2.moments(mask.astype(np.uint8), True)
+        if m["m00"] < 12:
+            continue
+        grey = cv2.GaussianBlur(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), (0, 0), 0.8).astype(np.float32)
+        cx, cy, R = m["m10"] / m["m00"], m["m01"] / m["m00"], float(np.sqrt(m["m00"] / np.pi))
+        # The ink's own centre: the emblem is printed at the token's centre (the blob's outline may hold a
+        # shadow or a token beneath).
+        disc = np.zeros(grey.shape, np.uint8)
+        cv2.circle(disc, (int(round(cx * 4)), int(round(cy * 4))), int(0.75 * R * 4), 1, -1, shift=2)
+        vals = grey[disc > 0]
+        if len(vals) >= 12:
+            k = max(len(vals) // 20, 1)
+            part = np.partition(vals, (k, len(vals) - 1 - k))
+            c = cv2.moments(np.maximum((part[k] + part[len(vals) - 1 - k]) / 2 - grey, 0) * disc)
+            if c["m00"] > 0:
+                cx, cy = c["m10"] / c["m00"], c["m01"] / c["m00"]
+        rings[i] = cv2.remap(grey, cx + ray_x * R, cy + ray_y * R, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        seen[i] = True
+    # Ink along each ray, from the centre up to where it first ends: the emblem's radius at that angle.
+    inner = np.sort(rings[:, :OUTLINE_RADII * 2 // 3].reshape(n, -1), 1)
+    lo, hi = inner[:, inner.shape[1] // 10, None, None], inner[:, inner.shape[1] * 9 // 10, None, None]
+    dark = np.clip(((lo + hi) / 2 - rings) / np.maximum((hi - lo) * 0.25, 1.0) + 0.5, 0, 1)
+    light = dark <= 0.5
+    before = np.cumsum(light, 1) - light  # light samples nearer the centre than this one
+    radius = (dark * (before == 0)).sum(1) / OUTLINE_RADII * OUTLINE_REACH
+    F = np.fft.rfft(radius, axis=1) / OUTLINE_ANGLES
+    k, j = _PAIRS
+    z = F[:, k] * F[:, j] * np.conj(F[:, k + j])
+    size = np.abs(z)
+    z = z * np.where(size > 1e-12, np.cbrt(size) / np.maximum(size, 1e-12), 0.0)
+    out = np.concatenate([np.abs(F[:, :OUTLINE_HARMONICS]), z.real, z.imag], 1).astype(np.float32)
+    out[~seen] = 0
+    return out
+
+
 def token_features(patch: np.ndarray, mask: np.ndarray, size: int = 24) -> np.ndarray:
     """Features of one token: ``patch`` is BGR around it, ``mask`` (same size, nonzero on the token)."""
     img, m = normalise(patch, mask, size)

@@ -3,7 +3,8 @@
 RACES = ("amazons", "dwarves", "elves", "ghouls", "giants", "halflings", "humans", "orcs",
          "ratmen", "skeletons", "sorcerers", "tritons", "trolls", "wizards")
 PIECES = ("lost-tribe", "mountain", "troll-lair", "fortress", "encampment", "hero", "dragon", "hole")
-LABELS = RACES + tuple(f"{r}-decline" for r in RACES) + PIECES
+DECLINED = tuple(f"{r}-decline" for r in RACES)  # the in-decline sides
+LABELS = RACES + DECLINED + PIECES
 
 
 def is_label(name: str) -> bool:

@@ -15,7 +15,7 @@ from .classify import Model, classify, vote
 from .labels import OCCUPANTS
 from .detect import Reference, blinded_share, detect
 from .errors import RegistrationError, VisionError
-from .features import batch_features, normalise
+from .features import batch_features, emblem_outlines, normalise
 from .geometry import Geometry, raster, room
 from .register import Registration, rectify, register
 from .settings import Settings
@@ -100,7 +100,8 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     feats = blob_features(settings, rect, det.blobs, calibration.reference.glare)
     t4 = clock()
     mm2 = np.array([b.area for b in det.blobs], np.float32) / r.px_per_mm ** 2
-    result = classify(model, feats, settings.neighbours, mm2, settings.size_weight)
+    result = classify(model, feats, settings.neighbours, mm2, settings.size_weight,
+                      lambda rows: blob_outlines(rect, [det.blobs[i] for i in rows]))
     t5 = clock()
     tokens: dict[int, dict[str, int]] = {rid: {} for rid in geometry.region_ids}
     conf = {rid: 1.0 for rid in geometry.region_ids}
@@ -171,6 +172,12 @@ def _undo_gain(gain: tuple) -> np.ndarray:
     without numpy 1.24's slow ``np.clip`` on small arrays)."""
     levels = np.arange(256, dtype=np.float32)[:, None] / np.maximum(np.array(gain, np.float32), 1e-3)[None, :] + 0.5
     return np.minimum(np.maximum(levels, 0), 255).astype(np.uint8).reshape(256, 1, 3)
+
+
+def blob_outlines(rectified: np.ndarray, blobs) -> np.ndarray:
+    """The emblem outline (``features.emblem_outline``) of each blob, one row each."""
+    boxes = [b.bbox for b in blobs]
+    return emblem_outlines([rectified[y:y + h, x:x + w] for x, y, w, h in boxes], [b.mask for b in blobs])
 
 
 class Observer:

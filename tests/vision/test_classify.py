@@ -4,7 +4,8 @@ import pytest
 
 from vision.classify import classify, enroll, load_model, read_samples
 from vision.errors import ModelError
-from vision.features import crop_to_mask, segment_sample, token_features
+from vision.features import crop_to_mask, emblem_outline, segment_sample, token_features
+from vision.labels import DECLINED
 from vision.render import enrollment_samples
 
 from .conftest import DESIGN
@@ -45,3 +46,27 @@ def test_unreadable_model_is_model_error(tmp_path):
 def test_sample_without_token_is_refused(settings):
     with pytest.raises(ModelError, match="shows no token"):
         enroll(settings, {"elves": [np.full((60, 60, 3), 200, np.uint8)]})
+
+
+def test_in_decline_sides_are_told_apart_by_their_emblem_outline(tmp_path, settings):
+    """Another printing whose in-decline sides are one grey, differing only by the race's emblem: the first
+    look confuses them; the second look (the emblem's outline, whatever the token's turn) tells them apart,
+    and survives saving the model."""
+    def declined(seed, n):
+        photos = enrollment_samples(DESIGN, per_label=n, seed=seed, style="foreign")
+        return {k: v for k, v in photos.items() if k in DECLINED}
+    model = enroll(settings, declined(1, 3))
+    assert model.second is not None
+    model.save(tmp_path / "m.npz")
+    model = load_model(tmp_path / "m.npz")
+    feats, outlines, truth = [], [], []
+    for label, imgs in declined(98, 2).items():
+        for img in imgs:
+            patch, mask = crop_to_mask(img, segment_sample(img))
+            feats.append(token_features(patch, mask))
+            outlines.append(emblem_outline(patch, mask))
+            truth.append(label)
+    first = classify(model, np.array(feats))
+    second = classify(model, np.array(feats), outlines=lambda rows: np.array(outlines)[rows])
+    right = [np.mean([a == b for a, b in zip(r.labels, truth)]) for r in (first, second)]
+    assert right[1] >= 0.95 and right[1] > right[0], right

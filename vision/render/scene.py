@@ -472,11 +472,13 @@ def random_state(geometry: Geometry, rng: np.random.Generator, fill: float = 0.6
     return state
 
 
-def enrollment_samples(design_seed: int, per_label: int = 4, seed: int = 0) -> dict[str, list[np.ndarray]]:
-    """Photos of single tokens on a plain background, under varied light, as a user would take them."""
+def enrollment_samples(design_seed: int, per_label: int = 4, seed: int = 0,
+                       style: str = "plain") -> dict[str, list[np.ndarray]]:
+    """Photos of single tokens on a plain background, under varied light, as a user would take them;
+    ``style``: the printing (``designs.STYLES``)."""
     rng = np.random.default_rng(seed + 7919 * design_seed)
     out = {}
-    for label, design in designs(design_seed).items():
+    for label, design in designs(design_seed, style).items():
         imgs = []
         for _ in range(per_label):
             side = int(rng.integers(40, 80))
