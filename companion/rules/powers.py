@@ -21,6 +21,9 @@ class TerrainBonus(Power):
 
 class Alchemist(Power):
     name, title, tokens = "alchemist", "Alchemist", 4
+    text = (  # the rulebook's words (Appendix II)
+        "Collect 2 bonus Victory coins at the end of each turn your race hasn't yet gone into Decline."
+    )
 
     def coins(self, game, tribe):
         return [("Alchemist", 2)]
@@ -28,6 +31,12 @@ class Alchemist(Power):
 
 class Berserk(Power):
     name, title, tokens = "berserk", "Berserk", 4
+    text = (  # the rulebook's words (Appendix II)
+        "You may use the Reinforcement die before each of your conquests, rather than just the last one of your "
+        "turn. Roll the die first; select the Region you wish to conquer; then place the required number of Race "
+        "tokens (minus the die results) there. If you do not have enough tokens left, this is your final conquest "
+        "attempt for the turn. As usual, a minimum of 1 token is still required to attempt the conquest."
+    )
 
     def rolls_before_conquest(self):
         return True
@@ -35,6 +44,15 @@ class Berserk(Power):
 
 class Bivouacking(Power):
     name, title, tokens = "bivouacking", "Bivouacking", 5
+    text = (  # the rulebook's words (Appendix II)
+        "Deploy the 5 Encampment tokens in any of your Region(s), during your Troop Redeployment phase. Each "
+        "Encampment counts as 1 Race token toward the defense of the Region in which it is placed (thereby "
+        "protecting a single Race token with an Encampment from the Sorcerer's Racial Power). Multiple Encampments "
+        "may be placed in the same Region to obtain a higher defense bonus. Each turn you may break camp and settle "
+        "in any new Region you occupy. Encampments are never lost during an attack on the Region they are in: they "
+        "are redeployed at the end of the current player's turn. When the Race they were associated with goes into "
+        "Decline, they disappear."
+    )
     markers_placed = (pieces.ENCAMPMENT,)
     actions = (Encamp,)
     markers_removed_on_decline = (pieces.ENCAMPMENT,)
@@ -79,6 +97,9 @@ class Bivouacking(Power):
 
 class Commando(Power):
     name, title, tokens = "commando", "Commando", 4
+    text = (  # the rulebook's words (Appendix II)
+        "You may conquer any Region with 1 less Race token than normal. A minimum of 1 token is still required."
+    )
 
     def conquest_discount(self, game, tribe, region):
         return 1
@@ -86,6 +107,12 @@ class Commando(Power):
 
 class Diplomat(Power):
     name, title, tokens = "diplomat", "Diplomat", 5
+    text = (  # the rulebook's words (Appendix II)
+        "At the end of your turn, you may select one opponent whose Active race you did not attack this turn as "
+        "your ally. You are now at peace with him and he cannot attack your active race until your next turn. You "
+        "may change allies each turn, or stay at peace with the same opponent. Tokens In Decline are not impacted "
+        "(so Ghouls In Decline are immune to this power and may still attack you)."
+    )
     actions = (Ally,)
 
     def explain_action(self, game, tribe, action):
@@ -111,6 +138,13 @@ class Diplomat(Power):
 
 class DragonMaster(Power):
     name, title, tokens = "dragon-master", "Dragon Master", 5
+    text = (  # the rulebook's words (Appendix II)
+        "Once per turn, you may conquer a Region using a single Race token, regardless of the number of enemy "
+        "tokens defending it. Once conquered, place your Dragon there. The Region is now immune to enemy conquests "
+        "as well as to their racial and special powers until your Dragon moves. During each new turn, you may move "
+        "your Dragon to a different Region you wish to conquer. Your Dragon disappears when you go into Decline; "
+        "remove it from the board and place it back in the storage tray at that time."
+    )
     actions = (DragonConquer,)
     markers_removed_on_decline = (pieces.DRAGON,)
 
@@ -143,6 +177,10 @@ class DragonMaster(Power):
 
 class Flying(Power):
     name, title, tokens = "flying", "Flying", 5
+    text = (  # the rulebook's words (Appendix II)
+        "You may conquer any Region of the map except Seas and Lakes. These Regions do not need to be adjacent or "
+        "contiguous to ones you already occupy."
+    )
 
     def enters_anywhere(self):
         return True  # "immune to the First Conquest rule"
@@ -153,10 +191,20 @@ class Flying(Power):
 
 class Forest(TerrainBonus):
     name, title, tokens, terrain = "forest", "Forest", 4, "forest"
+    text = (  # the rulebook's words (Appendix II)
+        "Collect 1 bonus Victory coin for each Forest Region you occupy at turn's end."
+    )
 
 
 class Fortified(Power):
     name, title, tokens = "fortified", "Fortified", 3
+    text = (  # the rulebook's words (Appendix II)
+        "Once per turn, as long as your Fortified Race is active, you may place 1 Fortress in a Region you occupy. "
+        "The Fortress is worth 1 bonus Victory coin at turn's end, unless you are In Decline. The Fortress also "
+        "augments your Region's defense by 1 (just as if you had an additional Race token stationed there), even if "
+        "you are In Decline. Remove the Fortress if you abandon the Region or when an enemy conquers it. There can "
+        "only ever be a maximum of 1 Fortress per Region, and a maximum of 6 Fortresses on the map."
+    )
     markers_placed = (pieces.FORTRESS,)
     actions = (Fortify,)
 
@@ -193,6 +241,11 @@ class Fortified(Power):
 
 class Heroic(Power):
     name, title, tokens = "heroic", "Heroic", 5
+    text = (  # the rulebook's words (Appendix II)
+        "At the end of your turn, place each of your 2 Heroes in 2 different Regions you occupy. These 2 Regions "
+        "are immune to enemy conquests as well as to their racial and special powers until your Heroes move. Your "
+        "Heroes disappear when you go into Decline."
+    )
     markers_placed = (pieces.HERO,)
     actions = (Heroes,)
     markers_removed_on_decline = (pieces.HERO,)
@@ -227,10 +280,16 @@ class Heroic(Power):
 
 class Hill(TerrainBonus):
     name, title, tokens, terrain = "hill", "Hill", 4, "hill"
+    text = (  # the rulebook's words (Appendix II)
+        "Collect 1 bonus Victory coin for each Hill Region you occupy at turn's end."
+    )
 
 
 class Merchant(Power):
     name, title, tokens = "merchant", "Merchant", 2
+    text = (  # the rulebook's words (Appendix II)
+        "Collect 1 bonus Victory coin for any Region you occupy at turn's end."
+    )
 
     def coins(self, game, tribe):
         return [("regions (Merchant)", len(game.regions_of(tribe.name)))]
@@ -238,6 +297,10 @@ class Merchant(Power):
 
 class Mounted(Power):
     name, title, tokens = "mounted", "Mounted", 5
+    text = (  # the rulebook's words (Appendix II)
+        "You may conquer any Hill or Farmland Region with 1 less Race token than normal. A minimum of 1 token is "
+        "still required."
+    )
 
     def conquest_discount(self, game, tribe, region):
         return 1 if region.terrain in ("hill", "farmland") else 0
@@ -245,6 +308,9 @@ class Mounted(Power):
 
 class Pillaging(Power):
     name, title, tokens = "pillaging", "Pillaging", 5
+    text = (  # the rulebook's words (Appendix II)
+        "Each non-empty Region you conquer this turn is worth 1 bonus Victory coin at turn's end."
+    )
 
     def coins(self, game, tribe):
         return [("non-empty regions conquered (Pillaging)", tribe.conquered_nonempty)]
@@ -252,6 +318,11 @@ class Pillaging(Power):
 
 class Seafaring(Power):
     name, title, tokens = "seafaring", "Seafaring", 5
+    text = (  # the rulebook's words (Appendix II)
+        "As long as your Seafaring race is active, you may conquer the Seas and the Lake, considering them as 3 "
+        "empty Regions. You keep these Regions even once you go into Decline, and continue scoring for them for as "
+        "long as you have tokens there. Only Seafaring races may occupy the Seas and the Lake."
+    )
 
     def conquers_water(self):
         return True
@@ -259,6 +330,15 @@ class Seafaring(Power):
 
 class Spirit(Power):
     name, title, tokens = "spirit", "Spirit", 5
+    text = (  # the rulebook's words (Appendix II)
+        "When the Race tokens associated with your Spirit Special Power go into Decline, they never count toward "
+        "the limit stated in Entering In Decline (p. 6) regarding having a single In Decline race on the map at any "
+        "given time. You may thus end up with two different races In Decline on the map at the same time and score "
+        "for them both. If a third race you control goes into Decline, your Spirits remain on the board, although "
+        "the other race already In Decline disappears, as normal. In other words, your In Decline Spirits never "
+        "leave the map (except when taking losses from opponents' conquests), though other races sent In Decline "
+        "may go away when a new race goes into decline."
+    )
 
     def counts_toward_decline_limit(self):
         return False
@@ -269,6 +349,10 @@ class Spirit(Power):
 
 class Stout(Power):
     name, title, tokens = "stout", "Stout", 4
+    text = (  # the rulebook's words (Appendix II)
+        "You may go In Decline at the end of a regular turn of conquests, after scoring, instead of spending an "
+        "entire turn going into Decline."
+    )
 
     def declines_after_scoring(self):
         return True
@@ -276,10 +360,17 @@ class Stout(Power):
 
 class Swamp(TerrainBonus):
     name, title, tokens, terrain = "swamp", "Swamp", 4, "swamp"
+    text = (  # the rulebook's words (Appendix II)
+        "Collect 1 bonus Victory coin for each Swamp Region you occupy at turn's end."
+    )
 
 
 class Underworld(Power):
     name, title, tokens = "underworld", "Underworld", 5
+    text = (  # the rulebook's words (Appendix II)
+        "You may conquer any Region with a Cavern with 1 less Race token than normal. A minimum of 1 token is still "
+        "required. All Regions with a Cavern are also considered adjacent to each other for your conquest purposes."
+    )
 
     def conquest_discount(self, game, tribe, region):
         return 1 if region.cavern else 0
@@ -291,6 +382,9 @@ class Underworld(Power):
 
 class Wealthy(Power):
     name, title, tokens = "wealthy", "Wealthy", 4
+    text = (  # the rulebook's words (Appendix II)
+        "Collect 7 bonus Victory coins, once only, at the end of your first turn."
+    )
 
     def coins(self, game, tribe):
         return [("Wealthy, once", 7)] if tribe.turns_active == 0 else []

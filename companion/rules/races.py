@@ -9,6 +9,15 @@ from .traits import Race, count_regions
 
 class Amazons(Race):
     name, title, tokens, box = "amazons", "Amazons", 6, 15
+    text = (  # the rulebook's words (Appendix II)
+        "Four of your Amazon tokens may only be used for conquest, not for defense, as indicated by the +4 on the "
+        "banner itself. So you start your initial turn with 10 Amazon tokens (plus any additional ones that may be "
+        "granted to you by the Special Power associated with the Amazons, depending on your combo). At the end of "
+        "each of your Troop Redeployments (see Troop Redeployment, p. 5), remove four tokens from the map, making "
+        "sure to leave at least one Amazon token in each of your Regions if possible, and only take these four "
+        "tokens back in hand to redeploy on the map once you Ready your Troops (see Ready your Troops, p. 6) at the "
+        "start of your next turn."
+    )
 
     def extra_tokens(self):
         return 4  # "+4 usable only for conquest"
@@ -19,6 +28,10 @@ class Amazons(Race):
 
 class Dwarves(Race):
     name, title, tokens, box = "dwarves", "Dwarves", 3, 8
+    text = (  # the rulebook's words (Appendix II)
+        "Each Mine Region your Dwarves occupy is worth 1 bonus Victory coin, at the end of your turn. This power is "
+        "kept even when the Dwarves are In Decline."
+    )
 
     def coins(self, game, tribe):
         return [("Mine regions (Dwarves)", count_regions(game, tribe, lambda r: r.mine))]
@@ -29,6 +42,11 @@ class Dwarves(Race):
 
 class Elves(Race):
     name, title, tokens, box = "elves", "Elves", 6, 11
+    text = (  # the rulebook's words (Appendix II)
+        "When the enemy conquers one of your Regions, keep all your Elf tokens in hand for redeployment at the end "
+        "of the current player's turn, rather than discarding 1 Elf token back into the storage tray (see Enemy "
+        "Losses & Withdrawals, p. 4)."
+    )
 
     def losses_when_conquered(self):
         return 0
@@ -36,6 +54,13 @@ class Elves(Race):
 
 class Ghouls(Race):
     name, title, tokens, box = "ghouls", "Ghouls", 5, 10
+    text = (  # the rulebook's words (Appendix II)
+        "Your Ghoul tokens all stay on the map when going into Decline, instead of the usual 1 token per Region. In "
+        "addition, unlike other Races, once In Decline, your Ghouls can continue to conquer new Regions in the "
+        "following turns, playing exactly as if they were still Active tokens. However these conquests must be done "
+        "at the start of your turn, before any conquest by your Active race. You may even attack your own currently "
+        "Active race with your In Decline Ghouls, if you wish."
+    )
 
     def keeps_all_tokens_in_decline(self):
         return True
@@ -46,6 +71,10 @@ class Ghouls(Race):
 
 class Giants(Race):
     name, title, tokens, box = "giants", "Giants", 6, 11
+    text = (  # the rulebook's words (Appendix II)
+        "Your Giants may conquer any Region adjacent to a Mountain Region they occupy at a cost of 1 less Giant "
+        "token than normal. A minimum of 1 Giant token is still required."
+    )
 
     def conquest_discount(self, game, tribe, region):
         held = game.regions_of(tribe.name)
@@ -54,6 +83,13 @@ class Giants(Race):
 
 class Halflings(Race):
     name, title, tokens, box = "halflings", "Halflings", 6, 11
+    text = (  # the rulebook's words (Appendix II)
+        "Your Halfling tokens may enter the map through any Region of the map, not just border ones. Place a "
+        "Hole-in-the-Ground in each of the first 2 Regions you conquer, to make them immune to enemy conquests as "
+        "well as racial and special powers. You remove your Holes-in-the-Ground (and lose the protection they "
+        "confer in these Regions) when your Halflings go into Decline, or if you choose to abandon a Region "
+        "containing a Hole-in-the-Ground."
+    )
     markers_removed_on_decline = (pieces.HOLE,)
 
     def enters_anywhere(self):
@@ -68,6 +104,9 @@ class Halflings(Race):
 
 class Humans(Race):
     name, title, tokens, box = "humans", "Humans", 5, 10
+    text = (  # the rulebook's words (Appendix II)
+        "Each Farmland Region your Humans occupy is worth 1 bonus Victory coin, at the end of your turn."
+    )
 
     def coins(self, game, tribe):
         return [("Farmland regions (Humans)", count_regions(game, tribe, lambda r: r.terrain == "farmland"))]
@@ -75,6 +114,10 @@ class Humans(Race):
 
 class Orcs(Race):
     name, title, tokens, box = "orcs", "Orcs", 5, 10
+    text = (  # the rulebook's words (Appendix II)
+        "Each not empty Region your Orcs conquered this turn is worth 1 bonus Victory coin, at the end of your "
+        "turn."
+    )
 
     def coins(self, game, tribe):
         return [("non-empty regions conquered (Orcs)", tribe.conquered_nonempty)]
@@ -82,10 +125,18 @@ class Orcs(Race):
 
 class Ratmen(Race):
     name, title, tokens, box = "ratmen", "Ratmen", 8, 13
+    text = (  # the rulebook's words (Appendix II)
+        "No Race benefit; their sheer number of tokens is enough!"
+    )
 
 
 class Skeletons(Race):
     name, title, tokens, box = "skeletons", "Skeletons", 6, 20
+    text = (  # the rulebook's words (Appendix II)
+        "During your Troop Redeployment (p. 5), take 1 new Skeleton token from the storage tray for every 2 "
+        "non-empty Regions you conquered this turn, and add it to the troops you redeploy at the end of your turn. "
+        "If there are no more tokens in the storage tray, you do not receive any additional tokens."
+    )
 
     def redeployment_bonus_tokens(self, game, tribe):
         return tribe.conquered_nonempty // 2
@@ -93,6 +144,15 @@ class Skeletons(Race):
 
 class Sorcerers(Race):
     name, title, tokens, box = "sorcerers", "Sorcerers", 5, 18
+    text = (  # the rulebook's words (Appendix II)
+        "Once per turn per opponent, your Sorcerers can conquer a Region by substituting one of your opponent's "
+        "Active tokens with one of your own taken from the storage tray. If there are no more tokens in the storage "
+        "tray, then you cannot conquer a new Region in this way. The token your Sorcerers replaces must be the only "
+        "race token in its Region (A single Troll token with its Troll's Lair is considered alone for this purpose; "
+        "likewise for a Race token in a Fortress or on a Mountain, these markers provide no protection to a lone "
+        "Race token) and that Region must be adjacent to one of your Sorcerers'. Place the substituted opponent's "
+        "Race token back into the storage tray. If an Elf is converted by a Sorcerer, the Elf does lose his token."
+    )
     actions = (Convert,)
 
     def explain_action(self, game, tribe, action):
@@ -138,6 +198,10 @@ class Sorcerers(Race):
 
 class Tritons(Race):
     name, title, tokens, box = "tritons", "Tritons", 6, 11
+    text = (  # the rulebook's words (Appendix II)
+        "Your Tritons may conquer all Coastal Regions (those bordering a Sea or Lake) at a cost of 1 less Triton "
+        "token than normal. A minimum of 1 Triton token is still required."
+    )
 
     def conquest_discount(self, game, tribe, region):
         return 1 if region.coastal else 0
@@ -145,6 +209,11 @@ class Tritons(Race):
 
 class Trolls(Race):
     name, title, tokens, box = "trolls", "Trolls", 5, 10
+    text = (  # the rulebook's words (Appendix II)
+        "Place a Troll's Lair in each Region your Trolls occupy. The Troll's Lair augments your region's defense by "
+        "1 (just as if you had an additional Troll token stationed there), and stays in the Region even after your "
+        "Trolls go into Decline. Remove the Troll's Lair if you abandon the Region or when an enemy conquers it."
+    )
 
     def after_conquest(self, game, tribe, region_id):
         # "Place a Troll's Lair in each Region your Trolls occupy"
@@ -154,6 +223,9 @@ class Trolls(Race):
 
 class Wizards(Race):
     name, title, tokens, box = "wizards", "Wizards", 5, 10
+    text = (  # the rulebook's words (Appendix II)
+        "Each Magic Region your Wizards occupy is worth 1 bonus Victory coin, at the end of your turn."
+    )
 
     def coins(self, game, tribe):
         return [("Magic Source regions (Wizards)", count_regions(game, tribe, lambda r: r.magic))]

@@ -20,6 +20,7 @@ class Trait:
     name: ClassVar[str] = ""  # the record's name: lower case, words joined by '-'
     title: ClassVar[str] = ""  # the rulebook's name
     tokens: ClassVar[int] = 0  # value printed on the banner or badge
+    text: ClassVar[str] = ""  # what the banner or badge does, in the rulebook's words (its Appendix II)
     actions: ClassVar[tuple[type, ...]] = ()  # actions this trait makes possible
     markers_removed_on_decline: ClassVar[tuple[str, ...]] = ()
     # markers the tribe places on its own regions as it ends its conquests (the camera may see them

@@ -56,6 +56,14 @@ class NewGame:
 
 
 @dataclass(frozen=True)
+class Resume:
+    """Play an unfinished game again (from the list of games): it becomes the game the table shows."""
+
+    game: int
+    source: str = "web"
+
+
+@dataclass(frozen=True)
 class Observation:
     """A still observation of the board from the camera (vision's ``Observation``): reconciled with
     the game into legal actions, alerts or a question."""

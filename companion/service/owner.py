@@ -29,7 +29,8 @@ from ..shuffle import roll_die
 from . import codes, views, wording
 from ..reconcile import Follower, Question, follows
 from ..reconcile.decision import BOARD_CODES
-from .inputs import Answer, BoardIsRight, Declare, NewGame, Notice, Observation, Outcome, Play, Resolve, RollDie, Undo
+from .inputs import (Answer, BoardIsRight, Declare, NewGame, Notice, Observation, Outcome, Play, Resolve, Resume,
+                     RollDie, Undo)
 from .store import Store, StoredGame
 
 log = logging.getLogger(__name__)
@@ -82,7 +83,7 @@ class GameOwner:
     # ---------------------------------------------------------------- life
     def start(self) -> "GameOwner":
         """Resume the latest game from the store, then drain the queue in a thread."""
-        latest = self.store.latest()
+        latest = self.store.current()
         if latest is not None:
             self._load(latest)
         self._publish()
@@ -124,6 +125,8 @@ class GameOwner:
         """Handle one input on the owner thread (tests may call it directly)."""
         if isinstance(item, NewGame):
             return self._new_game(item)
+        if isinstance(item, Resume):
+            return self._resume(item)
         if isinstance(item, Notice):
             self.notice = {"text": item.text, "level": item.level, "source": item.source} if item.text else None
             self._publish()
@@ -178,6 +181,19 @@ class GameOwner:
         self._load(self.store.game(game_id), game)
         self._publish()
         return Outcome(201, "ok", "The game is set up.", {"game": game_id})
+
+    def _resume(self, item: Resume) -> Outcome:
+        stored = self.store.game(item.game)
+        if stored is None:
+            return Outcome(404, "no-such-game", f"There is no game {item.game}.")
+        if stored.finished:
+            return Outcome(409, "finished", f"Game {item.game} is over: its final scores are in Games.")
+        if self.stored is not None and self.stored.id == stored.id:
+            return Outcome(200, "ok", f"Game {item.game} is the game in progress.", {"game": stored.id})
+        self._load(stored)
+        self.store.set_current(stored.id)
+        self._publish()
+        return Outcome(200, "ok", f"Game {item.game} resumed.", {"game": stored.id})
 
     def _with_table_values(self, setup):
         """A ruleset whose token numbers the table reads off its pieces: the values this table has

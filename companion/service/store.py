@@ -2,8 +2,8 @@
 
 An action is committed before anyone is told about it, so a pulled plug loses nothing shown. The
 last action of a game and its finished flag are one transaction (and an undo and the flag too). The
-state of a game is always the replay of its stored record; several games are kept, and the one in
-progress is resumed at start. The alerts and the camera's question that stand are kept with their
+state of a game is always the replay of its stored record; several games are kept, and the one the
+table plays (the newest, or one resumed from the list of games) is resumed at start. The alerts and the camera's question that stand are kept with their
 game, so a restart shows them again. The numbers a table has read off its banners and badges (Small
 World of Warcraft) are kept too, from one game to the next.
 """
@@ -123,9 +123,11 @@ class Store:
     # ---------------------------------------------------------------- games
     def new_game(self, setup: Setup, die_seed: int, seat_codes: list[str]) -> int:
         with self._lock:
-            cur = self._db.execute(
-                "INSERT INTO games (created, setup, die_seed, seat_codes) VALUES (?, ?, ?, ?)",
-                (time.time(), json.dumps(setup.to_json()), die_seed, json.dumps(seat_codes)))
+            with self._transaction():
+                cur = self._db.execute(
+                    "INSERT INTO games (created, setup, die_seed, seat_codes) VALUES (?, ?, ?, ?)",
+                    (time.time(), json.dumps(setup.to_json()), die_seed, json.dumps(seat_codes)))
+                self._db.execute("DELETE FROM meta WHERE key = 'current_game'")  # the newest is played
             return int(cur.lastrowid)
 
     def game(self, game_id: int) -> StoredGame | None:
@@ -143,6 +145,23 @@ class Store:
     def latest(self) -> StoredGame | None:
         games = self.games()
         return games[-1] if games else None
+
+    def current(self) -> StoredGame | None:
+        """The game the table plays: the one last resumed (``set_current``), else the newest."""
+        chosen = self.meta("current_game")
+        if chosen is not None and chosen.isdigit():
+            game = self.game(int(chosen))
+            if game is not None:
+                return game
+        return self.latest()
+
+    def set_current(self, game_id: int | None) -> None:
+        """Resume ``game_id`` at the next start (None: the newest game)."""
+        with self._lock:
+            if game_id is None:
+                self._db.execute("DELETE FROM meta WHERE key = 'current_game'")
+            else:
+                self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('current_game', ?)", (str(game_id),))
 
     def set_finished(self, game_id: int, finished: bool) -> None:
         with self._lock:

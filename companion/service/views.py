@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..rules import actions as A
 from ..rules import pieces
 from ..rules.game import CHANCE, Game
-from . import wording
+from . import ledger, wording
 
 # Okabe and Ito's palette, which colour-blind players tell apart; each seat also has its own shape of
 # token chip on the board and a letter, so no one needs the colour alone.
@@ -155,7 +155,7 @@ def public_view(game: Game) -> dict:
     view = {
         "ruleset": game.rules.name, "ruleset_title": game.rules.title,
         "map": game.board.name, "map_title": game.board.title,
-        "round": game.round, "rounds": game.rounds, "last_round": game.round == game.rounds,
+        "round": game.round, "rounds": game.rounds, "last_round": game.round == game.rounds and not game.finished,
         "phase": game.phase, "step": wording.step(game),
         "current": None if seat is None or seat == CHANCE else seat,
         "players": players, "regions": regions, "combos": combos,
@@ -194,36 +194,22 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-_CHART: dict = {}
-
-
 def coins_over_rounds(game: Game) -> list[dict]:
     """Each player's coins at the start and after each round (revealed at the end): the record
     replayed, so coins paid between players and to the stash (Small World of Warcraft) count too."""
-    key = (id(game), len(game.history), game.finished)
-    if key not in _CHART:
-        replayed = Game(game.setup, game.board)
-        points = [[p.coins for p in replayed.players]]
-        for action in game.history:
-            before = replayed.round
-            replayed.apply(action)
-            if replayed.round != before:
-                points.append([p.coins for p in replayed.players])
-        points = (points + [[p.coins for p in game.players]] * game.rounds)[:game.rounds]
-        points.append([p.coins for p in game.players])
-        _CHART.clear()
-        _CHART[key] = points
-    points = _CHART[key]
+    points = ledger.ledger(game)["points"]
     return [{"seat": i, "name": p.name, "colour": SEAT_COLOURS[i % len(SEAT_COLOURS)],
              "coins": [row[i] for row in points]} for i, p in enumerate(game.players)]
 
 
 def end_view(game: Game) -> dict:
+    """The end as the table reveals it: the scores with the tie-break, the chart, and each player's
+    coins round by round with where they came from."""
     out = game.outcome()
     return {
         "coins": out["coins"], "winners": [game.players[i].name for i in out["winners"]],
         "tie_break": out["tie_break"], "tokens_on_board": out["tokens_on_board"],
-        "chart": coins_over_rounds(game),
+        "chart": coins_over_rounds(game), "income": ledger.ledger(game)["rounds"],
     }
 
 
@@ -280,7 +266,8 @@ def choice(game: Game, action: A.Action) -> dict:
         if slot is not None:
             s = game.column[slot]
             out.update(cost=slot, coins=s.coins, race_title=game.rules.race_title(s.race),
-                       power_title=wording.power_title(game, s.power))
+                       power_title=wording.power_title(game, s.power), race_text=game.rules.race(s.race).text,
+                       power_text=game.rules.power(s.power).text if s.power else "")
     return out
 
 

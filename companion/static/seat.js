@@ -85,12 +85,28 @@ function renderActions(pub, me) {
   const mine = !!me.my_turn;
   const {picks, modes, buttons} = sorted(me);
   const signature = JSON.stringify([pub.version, me.choices]);
+  const opened = new Set([...document.querySelectorAll("#picks details[open]")].map(d => d.dataset.race));
   document.getElementById("picks").replaceChildren(...picks.map(c => {
+    const card = el2("div", undefined, "pick-card");
     const b = el2("button", undefined, "pick");
     b.append(el2("strong", `${c.power_title} ${c.race_title}`),
              el2("span", `costs ${c.cost} coin${c.cost === 1 ? "" : "s"}` + (c.coins ? ` · ${c.coins} coin${c.coins > 1 ? "s" : ""} on it` : ""), "pick-cost"));
     b.onclick = () => send(c.notation);
-    return b;
+    card.append(b);
+    if (c.race_text || c.power_text) {  // what the banner and the badge do, in the rulebook's words
+      const d = el2("details", undefined, "pick-text");
+      d.dataset.race = c.race_title;
+      d.open = opened.has(c.race_title);
+      d.append(el2("summary", `What the ${c.power_title} ${c.race_title} do`));
+      for (const [title, words] of [[c.race_title, c.race_text], [c.power_title, c.power_text]]) {
+        if (!words) continue;
+        const p = el2("p");
+        p.append(el2("strong", `${title}: `), words);
+        d.append(p);
+      }
+      card.append(d);
+    }
+    return card;
   }));
   if (!modes[mode]) { mode = modes.conquer ? "conquer" : Object.keys(modes)[0] || null; heroes = []; }
   if (modes.conquer) modes.conquer.label = modes.conquer.choices.some(c => c.act === "conquer") ? "Conquer" : "Final conquest attempt";

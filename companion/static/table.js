@@ -66,7 +66,8 @@ async function render(state) {
   current = state;
   if (state.no_game) { markSeen(state.version); return; }
   await ensureLayout(state.map, state.ruleset);
-  text("round", state.finished ? "The game is over" : `Round ${state.round} of ${state.rounds}` + (state.last_round ? " — the last round!" : ""));
+  text("round", state.finished ? "The game is over" : `Round ${state.round} of ${state.rounds}` +
+    (state.last_round ? " — the last round!" : ""));
   renderTrack(state);
   renderLegend(state);
   renderValues(state);
@@ -197,47 +198,11 @@ function beep() {  // the optional alert sound: two short tones, made here (no s
   } catch (e) { /* no audio here */ }
 }
 
-function renderEnd(state) {
+function renderEnd(state) {  // drawn by end.js
   const box = document.getElementById("end");
   if (!state.end) { box.classList.add("hidden"); endClosed = false; return; }
   if (!endClosed) box.classList.remove("hidden");
-  const end = state.end;
-  text("winner", `${end.winners.join(" and ")} win${end.winners.length > 1 ? "" : "s"}!`);
-  text("tie-break", end.tie_break || "");
-  const order = state.players.map((p, i) => i).sort((a, b) => end.coins[b] - end.coins[a] || end.tokens_on_board[b] - end.tokens_on_board[a]);
-  const rows = order.map(i => `<tr><td>${escapeHtml(state.players[i].name)}</td><td>${end.coins[i]}</td><td>${end.tokens_on_board[i]}</td></tr>`);
-  document.getElementById("totals").innerHTML = "<tr><th>player</th><th>coins</th><th>tokens on the board</th></tr>" + rows.join("");
-  document.getElementById("record-link").href = `/games/${state.game}/record.jsonl`;
-  drawChart(document.getElementById("chart"), end.chart);
-}
-
-function escapeHtml(s) { return s.replace(/[&<>"']/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c])); }
-
-let chartKey = null;
-
-/* Coins per round, drawn by uPlot (a small charting library served from companion/static): axes with
-   ticks, each player's line in their colour and dash, their names in the legend below. */
-function drawChart(box, series) {
-  const width = Math.max(260, Math.min(box.getBoundingClientRect().width || 600, 900));
-  const key = JSON.stringify([series, Math.round(width)]);
-  if (key === chartKey) return;
-  chartKey = key;
-  box.replaceChildren();
-  box.setAttribute("aria-label", "Coins after each round: " + series.map(s => `${s.name} ${s.coins[s.coins.length - 1]}`).join(", "));
-  if (typeof uPlot === "undefined") return;
-  const rounds = series[0].coins.map((_, i) => i);
-  const dashes = [[], [10, 5], [3, 4], [12, 4, 3, 4], [6, 6]];
-  const opts = {
-    width, height: Math.round(width * 0.5),
-    scales: {x: {time: false}},
-    legend: {live: false},
-    cursor: {show: false},
-    axes: [{label: "round", stroke: "#222", grid: {stroke: "#0001"}, incrs: [1, 2, 5]},
-           {label: "coins", stroke: "#222", grid: {stroke: "#0002"}}],
-    series: [{label: "round"}].concat(series.map((s, i) => ({label: s.name, stroke: s.colour, width: 3, dash: dashes[i % dashes.length],
-                                                              points: {show: true, size: 6, fill: s.colour}}))),
-  };
-  new uPlot(opts, [rounds].concat(series.map(s => s.coins)), box);
+  fillEnd(state);
 }
 
 async function loadJoinCodes() {

@@ -27,6 +27,10 @@ class TerrainBonus(WarcraftPower):
 
 class Archaeologist(WarcraftPower):
     name, title = "archaeologist", "Archaeologist"
+    text = (  # the rulebook's words (Appendix II)
+        "This scholar Race loves to study old things and strange sites: it gets 1 bonus Victory Coin for each "
+        "Artifact and each Legendary Place it controls at turn's end."
+    )
 
     def coins(self, game, tribe):
         # "1 bonus Victory Coin for each Artifact and each Legendary Place it controls": markers, not regions
@@ -36,6 +40,10 @@ class Archaeologist(WarcraftPower):
 
 class BattleMaster(WarcraftPower):
     name, title = "battle-master", "Battle Master"
+    text = (  # the rulebook's words (Appendix II)
+        "The Race with this power lives for victory in battle. Each time it conquers a non-empty Region, it "
+        "collects 1 bonus Victory Coin."
+    )
 
     def conquest_coins(self, game, tribe, region, defenders, defender):
         return [("non-empty regions conquered (Battle Master)", 1)] if defenders else []
@@ -46,6 +54,13 @@ class BeastMaster(WarcraftPower):
     redeployed with ``herd``, and are all discarded and taken again at the start of the next turn."""
 
     name, title = "beast-master", "Beast Master"
+    text = (  # the rulebook's words (Appendix II)
+        "Being able to tame beasts can be very helpful in battle. At the beginning of each of its turns, the Beast "
+        "Master Race first discards all its Beast tokens. After checking how many Hill Regions it controls, it "
+        "takes a matching number of Beast tokens. For any purpose, these Beast tokens are treated like Race tokens, "
+        "used for conquering and redeployed at the end of the turn. However, when a Region with at least one Beast "
+        "token is conquered, one Beast Token is discarded as a loss while all other tokens are redeployed normally."
+    )
     actions = (Herd,)
     markers_removed_on_decline = (pieces.BEAST,)
 
@@ -95,6 +110,10 @@ class BeastMaster(WarcraftPower):
 
 class Blacksmith(WarcraftPower):
     name, title = "blacksmith", "Blacksmith"
+    text = (  # the rulebook's words (Appendix II)
+        "A Race with this power can forge mighty weapons: it may conquer all the Regions at a cost of 1 token less "
+        "than normal (a minimum of 1 token is still required)."
+    )
 
     def conquest_discount(self, game, tribe, region):
         return 1
@@ -102,6 +121,14 @@ class Blacksmith(WarcraftPower):
 
 class Championing(WarcraftPower):
     name, title = "championing", "Championing"
+    text = (  # the rulebook's words (Appendix II)
+        "This Race controls 1 mighty Champion. Once a turn, it may conquer any adjacent Region for free, regardless "
+        "of the number of enemy tokens and defenses in it. Once conquered, place the Champion token in this Region. "
+        "The Champion counts as 1 Race token for defense. If another player conquers the Region with the Champion, "
+        "it is taken prisoner. No defending Race token is discarded. The owner of the Champion must immediately pay "
+        "their opponent a 1 Victory Coin ransom and retrieve it. They then redeploy it like a regular Race token "
+        "and will be able to use it again on their next turn."
+    )
     actions = (ChampionConquer,)
     markers_removed_on_decline = (pieces.CHAMPION,)
 
@@ -143,6 +170,12 @@ class Championing(WarcraftPower):
 
 class Defensive(WarcraftPower):
     name, title = "defensive", "Defensive"
+    text = (  # the rulebook's words (Appendix II)
+        "At the end of its turn, the Defensive Race places a Watch Tower token in each of its Fields Regions where "
+        "it controls the majority of adjacent Regions (i.e. controls more Regions than any other Active or In "
+        "Decline Race) and removes any Watch Tower from Fields Regions it no longer controls this majority. A Watch "
+        "Tower token makes a Region immune to all powers and conquest attempts."
+    )
     markers_removed_on_decline = (pieces.WATCH_TOWER,)
 
     def turn_end(self, game, tribe):
@@ -158,6 +191,10 @@ class Defensive(WarcraftPower):
 
 class Enraged(WarcraftPower):
     name, title = "enraged", "Enraged"
+    text = (  # the rulebook's words (Appendix II)
+        "For each conquest of a Region with at least two defending Race tokens, an Enraged Race collects as many "
+        "bonus Victory Coins as the number of defending Race tokens."
+    )
 
     def conquest_coins(self, game, tribe, region, defenders, defender):
         return [("defenders of regions conquered (Enraged)", defenders)] if defenders >= 2 else []
@@ -165,6 +202,10 @@ class Enraged(WarcraftPower):
 
 class Explorer(WarcraftPower):
     name, title = "explorer", "Explorer"
+    text = (  # the rulebook's words (Appendix II)
+        "An Explorer Race Collects 1 bonus Victory Coin for each game board where it occupies at least one Region "
+        "at turn's end."
+    )
 
     def coins(self, game, tribe):
         islands = {game.board[rid].island for rid in game.regions_of(tribe.name)}
@@ -173,10 +214,17 @@ class Explorer(WarcraftPower):
 
 class Farmer(TerrainBonus):
     name, title, what = "farmer", "Farmer", "fields"
+    text = (  # the rulebook's words (Appendix II)
+        "The Farmer Race collects 1 bonus Victory Coin for each Fields Region it controls at turn's end."
+    )
 
 
 class Fishing(WarcraftPower):
     name, title = "fishing", "Fishing"
+    text = (  # the rulebook's words (Appendix II)
+        "A Fishing Race collects 1 bonus Victory Coin at turn's end for each Region it controls adjacent to a Lake "
+        "or a Sea."
+    )
 
     def coins(self, game, tribe):
         return [("regions by a Lake or Sea (Fishing)", count_regions(game, tribe, lambda r: r.coastal))]
@@ -184,6 +232,12 @@ class Fishing(WarcraftPower):
 
 class Garrisoned(WarcraftPower):
     name, title = "garrisoned", "Garrisoned"
+    text = (  # the rulebook's words (Appendix II)
+        "Great fortifications builders, the Garrisoned Race places 1 Fort token in each Region it occupies. The "
+        "Fort augments the Region's defense by 1 (just as if there was an additional Race token stationed there) "
+        "and remains In Decline. Discard the Fort if the Region is conquered or emptied. There can only ever be a "
+        "maximum of 1 Fort per Region, and a maximum of 10 Forts on the boards."
+    )
 
     def turn_end(self, game, tribe):
         for rid in game.regions_of(tribe.name):
@@ -193,10 +247,21 @@ class Garrisoned(WarcraftPower):
 
 class Herbalist(TerrainBonus):
     name, title, what = "herbalist", "Herbalist", "hill"
+    text = (  # the rulebook's words (Appendix II)
+        "The Herbalist Race understands the power of plants and collects 1 bonus Victory Coin for each Hill Region "
+        "it controls at turn's end."
+    )
 
 
 class Intimidating(WarcraftPower):
     name, title = "intimidating", "Intimidating"
+    text = (  # the rulebook's words (Appendix II)
+        "Three times per turn, these masters in manipulation may move 1 Race token from an opponent's neighboring "
+        "region, whether the Race is Active or In Decline, to any Region controlled by the same Race (if there are "
+        "any, otherwise discard the token). This can be done in 3 different regions or several times in the same "
+        "region. Murlocs are always discarded; a Wisp Wall or a Fort, if any, is discarded (it counts as a power "
+        "use) before a Race token can be moved away; this power must be used before the last conquest of the turn."
+    )
     actions = (Intimidate,)
 
     def explain_action(self, game, tribe, action):
@@ -275,6 +340,10 @@ def _wall(rs) -> bool:
 
 class Marshdweller(WarcraftPower):
     name, title = "marshdweller", "Marshdweller"
+    text = (  # the rulebook's words (Appendix II)
+        "Opponents must pay the Marshdweller Race 1 Victory Coin before conquering any Marshdweller's Swamp Region. "
+        "This power is still Active when In Decline."
+    )
 
     def keeps_badge_in_decline(self):
         return True  # "This power is still Active when In Decline."
@@ -285,6 +354,10 @@ class Marshdweller(WarcraftPower):
 
 class Mining(WarcraftPower):
     name, title = "mining", "Mining"
+    text = (  # the rulebook's words (Appendix II)
+        "The Mining Race is thirsty for precious stones: it collects 1 bonus Victory Coin for each Cavern Region it "
+        "controls at turn's end."
+    )
 
     def coins(self, game, tribe):
         return [("Cavern regions (Mining)", count_regions(game, tribe, lambda r: r.cavern))]
@@ -292,10 +365,17 @@ class Mining(WarcraftPower):
 
 class Mountaineer(TerrainBonus):
     name, title, what = "mountaineer", "Mountaineer", "mountain"
+    text = (  # the rulebook's words (Appendix II)
+        "The Mountaineer Race collects 1 bonus Victory Coin for each Mountain Region it controls at turn's end."
+    )
 
 
 class PortalMage(WarcraftPower):
     name, title = "portal-mage", "Portal Mage"
+    text = (  # the rulebook's words (Appendix II)
+        "Twice a turn, these Portal masters may exchange all the tokens (except Mountain and Legendary Places "
+        "tokens) between 2 Magic Regions."
+    )
     actions = (Portal,)
 
     def explain_action(self, game, tribe, action):
@@ -337,10 +417,18 @@ class PortalMage(WarcraftPower):
 
 class Ranger(TerrainBonus):
     name, title, what = "ranger", "Ranger", "forest"
+    text = (  # the rulebook's words (Appendix II)
+        "Forest lovers, the Ranger Race collects 1 bonus Victory Point for each Forest Region it controls at turn's "
+        "end."
+    )
 
 
 class Sailing(WarcraftPower):
     name, title = "sailing", "Sailing"
+    text = (  # the rulebook's words (Appendix II)
+        "These travelling experts do not pay the extra +1 Race token travel cost when conquering a non-adjacent "
+        "Entry Region of a board."
+    )
 
     def travel_cost_waived(self, game, tribe, region):
         return True
@@ -348,6 +436,9 @@ class Sailing(WarcraftPower):
 
 class SwampWalker(TerrainBonus):
     name, title, what = "swamp-walker", "Swamp Walker", "swamp"
+    text = (  # the rulebook's words (Appendix II)
+        "The Swamp Walker Race collects 1 bonus Victory Coin for each Swamp Region it controls at turn's end."
+    )
 
 
 

@@ -15,6 +15,10 @@ from .traits import WarcraftRace
 
 class BloodElves(WarcraftRace):
     name, title, box, faction = "blood-elves", "Blood Elves", 10, "horde"
+    text = (  # the rulebook's words (Appendix II)
+        "Blood Elves are thirsty for magic. They collect 1 bonus Victory Coin for each Magic Region they occupy at "
+        "turn's end."
+    )
 
     def coins(self, game, tribe):
         return [("Magic regions (Blood Elves)", count_regions(game, tribe, lambda r: r.magic))]
@@ -22,6 +26,11 @@ class BloodElves(WarcraftRace):
 
 class Draenei(WarcraftRace):
     name, title, box, faction = "draenei", "Draenei", 12, "alliance"
+    text = (  # the rulebook's words (Appendix II)
+        "During each opponent's turns, the Draenei may call the Holy Light: the first Race token they should "
+        "discard (due to conquests or any type of power) stays with the player to be redeployed normally. All "
+        "following casualties are discarded as usual."
+    )
 
     def holy_light(self):
         return True
@@ -29,6 +38,10 @@ class Draenei(WarcraftRace):
 
 class Dwarves(WarcraftRace):
     name, title, box, faction = "dwarves", "Dwarves", 10, "alliance"
+    text = (  # the rulebook's words (Appendix II)
+        "Dwarves may conquer Mountain Regions at a cost of 2 tokens less than normal (a minimum of 1 token is still "
+        "required)."
+    )
 
     def conquest_discount(self, game, tribe, region):
         return 2 if region.mountain else 0
@@ -36,6 +49,12 @@ class Dwarves(WarcraftRace):
 
 class Ethereals(WarcraftRace):
     name, title, box, faction = "ethereals", "Ethereals", 10, "neutral"
+    text = (  # the rulebook's words (Appendix II)
+        "Ethereals are Artifact collectors. Once per turn, they can steal an Artifact from a Region adjacent to one "
+        "they occupy by moving this Artifact token into this adjacent Region (and they may use the Artifact power "
+        "immediately) OR they may conquer any adjacent Region that contains a Legendary Place at a cost of 2 tokens "
+        "less than normal (a minimum of 1 token is still required)."
+    )
 
     def steals(self):
         return True
@@ -53,6 +72,12 @@ class Ethereals(WarcraftRace):
 
 class Forsaken(WarcraftRace):
     name, title, box, faction = "forsaken", "Forsaken", 20, "horde"
+    text = (  # the rulebook's words (Appendix II)
+        "The Forsaken may enlist the dead bodies of their enemies. Each time they force the loss of a Race token "
+        "(either Active or In Decline), they may spend 1 Victory Coin to get an additional Forsaken Race token. "
+        "Additional tokens are received after the last conquest of the turn, before the redeployment step (i.e. "
+        "they cannot be used for conquests until next turn)."
+    )
 
     def enlists(self):
         return True
@@ -63,6 +88,13 @@ class Forsaken(WarcraftRace):
 
 class Gnomes(WarcraftRace):
     name, title, box, faction = "gnomes", "Gnomes", 10, "alliance"
+    text = (  # the rulebook's words (Appendix II)
+        "Thanks to their Flying Machines, Gnomes can launch, once per turn, an airborne assault on any Region of "
+        "any board. They may treat this Region as though it were adjacent. In addition, after the region is "
+        "selected, they roll a free reinforcement die before the assault in order to potentially reduce the cost. "
+        "If this airborne assault is their last possible conquest, they may benefit from the reinforcement die roll "
+        "twice: once for the Gnome ability and once for the normal final conquest attempt."
+    )
     actions = (Airborne,)
 
     def also_adjacent(self, game, tribe, region, held):
@@ -97,6 +129,20 @@ class Gnomes(WarcraftRace):
 
 class Goblins(WarcraftRace):
     name, title, box, faction = "goblins", "Goblins", 11, "horde"
+    text = (  # the rulebook's words (Appendix II)
+        "At the end of their turn, Goblins may place Bombs in adjacent Regions that are occupied by opponents' "
+        "Active Races. When you first pick the Goblins Race, shuffle the 12 Bomb tokens and place the stack "
+        "facedown next to you. If you place bombs in adjacent opponents' Regions, pick the tokens from the top of "
+        "the stack and place them facedown (never more than one Bomb token per Region) without looking at them. At "
+        "the beginning of your next turn, if the Region with a Bomb token is still occupied by an opponent (and "
+        "even if the Race has gone In Decline in the meantime), reveal the Bomb token: an explosion is treated as a "
+        "successful conquest (the opponent loses 1 Race token, retrieves all others for redeployment as usual) "
+        "except the Region is now empty. A miss has no effect. In either case, the Bomb token is discarded to the "
+        "box. If the Region is emptied before your next turn, put the Bomb token back on top of the stack without "
+        "looking at it. When the Goblins go In Decline, the Bomb tokens that were placed at the end of their "
+        "previous turn are revealed and their effect is applied normally. If the Bomb tokens stack is depleted, "
+        "Goblins can no longer place Bombs on the boards."
+    )
     actions = (PlaceBombs,)
 
     def explain_action(self, game, tribe, action):
@@ -145,6 +191,14 @@ class Goblins(WarcraftRace):
 
 class Humans(WarcraftRace):
     name, title, box, faction = "humans", "Humans", 10, "alliance"
+    text = (  # the rulebook's words (Appendix II)
+        "Humans can designate strategic regions for non-Horde players. At the end of each of their turns, they "
+        "place their 2 Military Objective tokens (retrieved, if necessary) in up to 2 different non-Alliance "
+        "regions. If any non-Horde player (including the Humans, themselves) successfully conquers a region with a "
+        "Military Objective token, they earn 2 bonus Victory Coins and gives the token back to the Human player, "
+        "who also earns 2 bonus Victory Coins if they weren't the one who conquered the region. If any Horde player "
+        "conquers a Region with a Military Objective, nothing happens and the token stays in the Region."
+    )
     actions = (Objectives,)
     markers_removed_on_decline = (pieces.MILITARY_OBJECTIVE,)
 
@@ -182,6 +236,11 @@ class Humans(WarcraftRace):
 
 class Kobolds(WarcraftRace):
     name, title, box, faction = "kobolds", "Kobolds", 11, "neutral"
+    text = (  # the rulebook's words (Appendix II)
+        "Inhabitants of the underground, Kobolds can pop up in any cave; they may attack any Cavern Region as "
+        "though it were adjacent. For their first conquest, Kobolds can use a Cavern Region as an Entry Region and "
+        "if they do, they do not pay the extra +1 Race token travel cost."
+    )
 
     def also_adjacent(self, game, tribe, region, held):
         return region.cavern
@@ -195,6 +254,11 @@ class Kobolds(WarcraftRace):
 
 class Naga(WarcraftRace):
     name, title, box, faction = "naga", "Naga", 11, "neutral"
+    text = (  # the rulebook's words (Appendix II)
+        "The Naga are used to living under the ocean so, unlike other Races, they may conquer Sea and Lake Regions. "
+        "Their first conquest may even be a Sea or a Lake (requiring 2 Race tokens) and then they expand from "
+        "there. Naga remain in Seas and Lakes while In Decline."
+    )
 
     def conquers_water(self):
         return True
@@ -208,6 +272,12 @@ class Naga(WarcraftRace):
 
 class NightElves(WarcraftRace):
     name, title, box, faction = "night-elves", "Night Elves", 9, "alliance"
+    text = (  # the rulebook's words (Appendix II)
+        "Night Elves may conquer Forest Regions at a cost of 1 token less than normal (a minimum of 1 token is "
+        "still required). Each time the Night Elves conquer a Forest, they place a Wisp Wall token on it. A Wisp "
+        "Wall counts as 1 token for defense and remains In Decline but is removed when the Region is conquered or "
+        "emptied."
+    )
 
     def conquest_discount(self, game, tribe, region):
         return 1 if region.terrain == "forest" else 0
@@ -219,6 +289,10 @@ class NightElves(WarcraftRace):
 
 class Orcs(WarcraftRace):
     name, title, box, faction = "orcs", "Orcs", 11, "horde"
+    text = (  # the rulebook's words (Appendix II)
+        "Orcs are natural-born conquerors. Each conquest of an Alliance-occupied Region is worth 1 bonus Victory "
+        "Coin. This power is cumulative with the usual Faction Bonus."
+    )
 
     def conquest_coins(self, game, tribe, region, defenders, defender):
         if defender is not None and game.faction_of(defender.name) == "alliance":
@@ -228,6 +302,14 @@ class Orcs(WarcraftRace):
 
 class Pandaren(WarcraftRace):
     name, title, box, faction = "pandaren", "Pandaren", 10, "neutral"
+    text = (  # the rulebook's words (Appendix II)
+        "At the end of every turn, Pandaren give a Harmony token to each opponent whose Active Race they did not "
+        "attack this turn (including the first turn of the game, to players who do not own any Race yet). A player "
+        "with a Harmony token must pay 2 Victory Coins to the Pandaren before attacking them (attempting to conquer "
+        "their regions or forcing the removal of a Race token from their territory by any means). These 2 Victory "
+        "Coins are only paid once, even if the opponent attacks several Pandaren Regions. Each Harmony token is "
+        "retrieved by Pandaren at the beginning of each of their turns."
+    )
 
     # "Each Harmony token is retrieved by Pandaren at the beginning of each of their turns." (the game
     # takes them back at the start of the owner's turn, in decline too)
@@ -241,6 +323,13 @@ class Pandaren(WarcraftRace):
 
 class Tauren(WarcraftRace):
     name, title, box, faction = "tauren", "Tauren", 16, "horde"
+    text = (  # the rulebook's words (Appendix II)
+        "These large, resilient warriors may never occupy (nor conquer) a Region with less than 2 Race tokens. "
+        "However, they still lose one token when conquered. Under no circumstances should a Tauren token be left "
+        "alone, even during the \"Ready your troops\" phase. If a Race token would be left alone for any reason, the "
+        "player controlling The Tauren must redeploy it to a Region they already control. When going In Decline, "
+        "they leave 2 Race tokens in each Region, instead of 1."
+    )
 
     def min_tokens_per_region(self):
         return 2
@@ -248,6 +337,10 @@ class Tauren(WarcraftRace):
 
 class Trolls(WarcraftRace):
     name, title, box, faction = "trolls", "Trolls", 11, "horde"
+    text = (  # the rulebook's words (Appendix II)
+        "Known to be cunning warriors, Trolls may conquer any non-empty Region at a cost of 1 token less than "
+        "normal (a minimum of 1 token is still required)."
+    )
 
     def conquest_discount(self, game, tribe, region):
         return 1 if game.nonempty(region.id) else 0
@@ -255,6 +348,11 @@ class Trolls(WarcraftRace):
 
 class Worgen(WarcraftRace):
     name, title, box, faction = "worgen", "Worgen", 10, "alliance"
+    text = (  # the rulebook's words (Appendix II)
+        "At the beginning of each of their turns, Worgen must choose between their human form (they immediately get "
+        "2 bonus Victory Coins) or Worgen form (they pay 1 Victory Coin and all conquests this turn are at a cost "
+        "of 1 token less than normal, but a minimum of 1 token is still required)."
+    )
     actions = (Form,)
 
     def needs_form(self):

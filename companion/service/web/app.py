@@ -43,10 +43,11 @@ def create_app(service, *, testing: bool = False) -> Flask:
     from .api import bp as api
     from .calibrate import bp as calibrate
     from .events import bp as events
+    from .games import bp as games
     from .player import bp as player
     from .setup import bp as setup
     from .table import bp as table
-    for bp in (table, player, setup, api, events, calibrate):
+    for bp in (table, games, player, setup, api, events, calibrate):
         app.register_blueprint(bp)
 
     @app.before_request

@@ -1,13 +1,9 @@
-"""The table view (the shared screen), unlocking it with the table code, join codes, past games."""
+"""The table view (the shared screen), unlocking it with the table code, join codes (past games: games.py)."""
 from __future__ import annotations
 
-from flask import (Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request,
-                   url_for)
+from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 
-from ...rules import ruleset as rulesets
-from ...rules.game import Game
-from ...rules.record import dumps
-from .. import address, codes, qr, views, wording
+from .. import address, codes, qr
 from . import security
 
 bp = Blueprint("table", __name__)
@@ -74,74 +70,3 @@ def join_codes():
         out.append({"seat": seat, "name": published.public["players"][seat]["name"], "code": code,
                     "url": url, "qr": qr.svg(url)})
     return jsonify(out)
-
-
-@bp.get("/games")
-def games():
-    import datetime
-    rows, rates = [], {}
-    for g in service().store.games():
-        row = {"id": g.id, "players": list(g.setup.players), "map": g.setup.map, "finished": g.finished,
-               "ruleset": rulesets.get(g.setup.ruleset).title,
-               "date": datetime.datetime.fromtimestamp(g.created).strftime("%Y-%m-%d %H:%M")}
-        if g.finished:
-            summary = _summary(g)
-            row.update(summary)
-            for combo, won in summary["played"]:
-                for piece in combo:
-                    seen = rates.setdefault(piece, [0, 0])
-                    seen[0] += won
-                    seen[1] += 1
-        rows.append(row)
-    table = sorted(({"piece": k, "won": w, "played": n, "rate": round(100 * w / n)} for k, (w, n) in rates.items()),
-                   key=lambda r: (-r["rate"], -r["played"], r["piece"]))
-    return render_template("games.html", games=rows, current=service().owner.published.game_id, rates=table)
-
-
-_SUMMARIES: dict = {}
-
-
-def _summary(stored) -> dict:
-    """A finished game in a line: its winners and each player's combos (kept: a finished game stays)."""
-    actions = service().store.actions(stored.id)
-    key = (stored.id, len(actions))
-    if key not in _SUMMARIES:
-        game = Game.replay(stored.setup, actions)
-        winners = set(game.outcome()["winners"])
-        combos, played = [], []
-        for seat, p in enumerate(game.players):
-            titles = [t.title() for t in game.tribes_of(seat)]
-            combos.append(f"{p.name}: {', '.join(titles) or 'no race'}")
-            for t in game.tribes_of(seat):
-                played.append(((f"race: {t.race.title}", f"power: {wording.power_title(game, t.power.name)}"),
-                               int(seat in winners)))
-        _SUMMARIES[key] = {"winners": [game.players[i].name for i in sorted(winners)], "combos": combos,
-                           "played": played}
-    return _SUMMARIES[key]
-
-
-def _stored(game_id: int):
-    stored = service().store.game(game_id)
-    if stored is None:
-        abort(404, description=f"There is no game {game_id}.")
-    if not stored.finished and not security.is_table():
-        abort(403, description="A game in progress is readable only at its end (its record reveals the coins).")
-    return stored
-
-
-@bp.get("/games/<int:game_id>")
-def game_summary(game_id: int):
-    stored = _stored(game_id)
-    game = Game.replay(stored.setup, service().store.actions(game_id))
-    end = views.end_view(game) if game.finished else None
-    return render_template("game.html", game_id=game_id, setup=stored.setup, end=end,
-                           ruleset=rulesets.get(stored.setup.ruleset).title,
-                           players=list(stored.setup.players), actions=len(game.history))
-
-
-@bp.get("/games/<int:game_id>/record.jsonl")
-def record(game_id: int):
-    stored = _stored(game_id)
-    text = dumps(stored.setup, service().store.actions(game_id))
-    return Response(text, mimetype="application/jsonl",
-                    headers={"Content-Disposition": f"attachment; filename=game-{game_id}.jsonl"})

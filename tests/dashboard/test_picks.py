@@ -1,0 +1,37 @@
+"""A phone's picks: each combo with its cost, the coins on it, and what its banner and badge do in the
+rulebook's words (the texts of the race and power classes), at a phone's size, in Chromium."""
+import pytest
+
+from companion.rules import ruleset as rulesets
+from companion.service.inputs import NewGame
+from companion.shuffle import seeded_setup
+
+from .conftest import join, needs_chromium, open_page, overflow
+from .test_pages import axe_violations
+
+pytestmark = [needs_chromium, pytest.mark.slow]
+
+
+def test_picks_show_cost_coins_and_the_rulebooks_words(browser, server):
+    service = server.service
+    setup = seeded_setup("3p", 3, 12)
+    assert service.owner.submit(NewGame(setup)).result(5).ok
+    rules = rulesets.get("smallworld")
+    column = service.owner.game.column
+    phone = join(open_page(browser, "phone"), server.url, service.owner.published.codes[0])
+    page = phone.page
+    page.wait_for_selector("#picks .pick-card")
+    cards = page.locator("#picks .pick-card")
+    assert cards.count() == len(column) == 6
+    for i, slot in enumerate(column):
+        card = cards.nth(i)
+        assert card.locator(".pick-cost").text_content().startswith(f"costs {i} coin")
+        card.locator("summary").click()
+        words = card.locator(".pick-text").text_content()
+        assert rules.race(slot.race).text in words and rules.power(slot.power).text in words
+    assert overflow(page) <= 0 and not axe_violations(page) and not phone.errors, phone.errors
+    # the pick costs 2: a coin on each of the two combos above it, which the table's column then shows
+    page.locator("#picks .pick").nth(2).click()
+    page.wait_for_function("() => !document.querySelector('#picks .pick-card')")
+    assert [s.coins for s in service.owner.game.column[:2]] == [1, 1]
+    page.context.close()
