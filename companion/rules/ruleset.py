@@ -72,6 +72,10 @@ class Ruleset:
         """The shipped maps, for a setup form."""
         return maps.builtin_names()
 
+    def map_for_players(self, players: int) -> str:
+        """The map the rulebook lays out for this many players (each board side is for one number)."""
+        return f"{players}p"
+
     def shipped_map(self, name: str) -> bool:
         """Whether ``name`` is made only of maps shipped with the companion (no file path)."""
         return name in maps.builtin_names()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..rules import actions as A
 from ..rules import pieces
 from ..rules.game import CHANCE, Game
+from ..rules.warcraft import actions as W
 from . import ledger, wording
 
 # Okabe and Ito's palette, which colour-blind players tell apart; each seat also has its own shape of
@@ -186,6 +187,8 @@ def setup_instructions(game: Game) -> list[str]:
         lines.append(f"Combo {i + 1} (costs {i}): {wording.power_title(game, s.power)} badge beside the "
                      f"{game.rules.race_title(s.race)} banner.")
     lines.append(f"The race stack, top first: {', '.join(game.rules.race_title(r) for r in game.race_stack)}.")
+    if game.power_stack:
+        lines.append(f"The badge pile, top first: {', '.join(wording.power_title(game, p) for p in game.power_stack)}.")
     lines.append(f"Each player takes {pieces.STARTING_COINS} Victory coins.")
     return lines
 
@@ -229,13 +232,17 @@ def seat_view(game: Game, seat: int) -> dict:
     if wanted and wanted["kind"] == "values" and wanted["seat"] == seat:
         view["values_wanted"] = wanted  # a form, not a button: the numbers are read off the pieces
     elif view["my_turn"]:
-        choices, placing = [], []
+        choices, placing, sets = [], [], {}
         for action in game.legal_actions():
             if isinstance(action, (A.Redeploy, A.Resettle, A.Encamp)):
                 if action.act not in placing:
                     placing.append(action.act)  # placements: entered with +/- per region
                 continue
+            if type(action) in REGION_SETS:  # one form: the regions tapped on the map, not every set a button
+                sets.setdefault(type(action), []).append(action)
+                continue
             choices.append(choice(game, action))
+        choices += [region_set(game, kind, actions) for kind, actions in sets.items()]
         view["choices"] = choices
         view["placing"] = placing
         if game.phase == "resettlement":
@@ -249,6 +256,21 @@ def seat_view(game: Game, seat: int) -> dict:
 REGION_MODES = {"conquer": "Conquer", "attempt": "Final conquest attempt", "abandon": "Abandon a region",
                 "dragon": "Dragon attack", "convert": "Convert", "fortify": "Place a Fortress",
                 "heroes": "Place the Heroes"}
+
+
+# Placements of markers on a set of regions, chosen by tapping them on the map (up to a number): the
+# engine lists every region alone and the largest sets, and any set of the regions listed is legal.
+REGION_SETS = {W.Objectives: "Place the Military Objectives", W.PlaceBombs: "Place Bombs"}
+
+
+def region_set(game: Game, kind: type, actions: list) -> dict:
+    """One choice for all the sets of regions a placement may take: the regions, and how many at most."""
+    regions = sorted({r for a in actions for r in a.regions})
+    most = max(len(a.regions) for a in actions)
+    empty = next((a for a in actions if not a.regions), None)
+    return {"act": kind.act, "mode": REGION_SETS[kind], "regions": regions, "up_to": most, "set": True,
+            "notation": kind.act, "none": choice(game, empty) if empty else None,
+            "words": f"{REGION_SETS[kind]}: tap up to {most} region{'s' if most > 1 else ''} on the map."}
 
 
 def choice(game: Game, action: A.Action) -> dict:

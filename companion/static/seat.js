@@ -76,6 +76,7 @@ function sorted(me) {
     else if (c.mode) {
       const key = c.act === "attempt" ? "conquer" : c.act;  // one mode: a region too dear is a final attempt
       (modes[key] = modes[key] || {label: c.mode, choices: []}).choices.push(c);
+      if (c.none) buttons.push(c.none);  // a placement that may place nothing: its own button
     } else buttons.push(c);
   }
   return {picks, modes, buttons};
@@ -145,6 +146,7 @@ function renderActions(pub, me) {
   if (pub.finished) hint = "The game is over.";
   else if (mine && picks.length) hint = "Pick a combo: its cost is in coins, paid one on each combo above it.";
   else if (mine && placing) hint = placing.kind === "encamp" ? "Tap your regions (or use + and −) to place Encampments." : "Tap your regions or use + and − to say how many tokens end in each; the count below says what is left in your hand.";
+  else if (mine && mode && setMode()) hint = modes[mode].choices[0].words;
   else if (mine && mode) hint = mode === "conquer" ? "Tap a region to conquer it: the badge shows its cost in tokens." : `${modes[mode].label}: tap a region.`;
   else if (mine && pub.die_due) hint = "Roll the die.";
   else if (mine) hint = "Your turn: choose below.";
@@ -211,7 +213,7 @@ function drawMine() {
   const costs = {}, selected = {};
   if (me.my_turn && mode === "conquer" && !placing) for (const c of pub.conquerable || []) costs[c.region] = c.cost;
   if (placing) for (const [rid, n] of Object.entries(placing.counts)) if (n > 0) selected[rid] = true;
-  if (mode === "heroes") for (const rid of heroes) selected[rid] = true;
+  if (mode === "heroes" || setMode()) for (const rid of heroes) selected[rid] = true;
   if (pending) for (const rid of pending.regions || []) selected[rid] = true;
   const shown = placing ? Object.assign({}, pub, {regions: Object.assign({}, pub.regions)}) : pub;
   if (placing && placing.kind === "redeploy") {  // the board shows the redeployment as it is being entered
@@ -235,6 +237,18 @@ function tap(rid) {
   if (!mode) return;
   const {modes} = sorted(last.me);
   const choices = (modes[mode] || {choices: []}).choices;
+  const set = choices.find(c => c.set);
+  if (set) {  // Military Objectives, Bombs: up to N regions tapped, then one confirmation
+    if (!set.regions.includes(rid)) { hideConfirm(); text("result", `Region ${rid}: not a region for this.`); return; }
+    heroes = heroes.includes(rid) ? heroes.filter(x => x !== rid) : heroes.concat([rid]).slice(-set.up_to);
+    const chosen = heroes.slice().sort((a, b) => a - b);
+    if (chosen.length) ask({act: set.act, regions: chosen, notation: `${set.notation} ${chosen.join(" ")}`,
+                           words: `${set.mode} in region${chosen.length > 1 ? "s" : ""} ${chosen.join(" and ")}` +
+                                  (chosen.length < set.up_to ? ` (tap another region to add it, up to ${set.up_to}).` : ".")});
+    else hideConfirm();
+    drawMine();
+    return;
+  }
   if (mode === "heroes") {
     heroes = heroes.includes(rid) ? heroes.filter(x => x !== rid) : heroes.concat([rid]).slice(-2);
     const c = heroes.length === 2 && choices.find(c => c.regions.length === 2 && c.regions.every(r => heroes.includes(r)));
@@ -245,6 +259,12 @@ function tap(rid) {
   const c = choices.find(c => c.act !== "attempt" && c.regions.includes(rid)) || choices.find(c => c.regions.includes(rid));
   if (c) ask(c);
   else { hideConfirm(); tell(`Region ${rid}: not a ${modes[mode].label.toLowerCase()} you can make now.`, true); }
+}
+
+function setMode() {  // the mode is a set of regions to tap (Military Objectives, Bombs)
+  if (!last || !mode) return false;
+  const m = sorted(last.me).modes[mode];
+  return !!m && m.choices.some(c => c.set);
 }
 
 function ask(c) {

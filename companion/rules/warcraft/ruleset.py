@@ -33,6 +33,9 @@ class WarcraftRuleset(Ruleset):
     def default_map(self, players: int) -> str:
         return islands.sample_map(players)
 
+    def map_for_players(self, players: int) -> str:
+        return self.default_map(players)
+
     def map_names(self) -> list[str]:
         return [islands.sample_map(n) for n in sorted(islands.SETS)]
 

@@ -2,6 +2,8 @@
 in; for a ruleset whose token numbers are read off the pieces, the values this table has kept."""
 from __future__ import annotations
 
+import difflib
+import random
 import re
 import secrets
 from pathlib import Path
@@ -38,10 +40,27 @@ def _form_context(rules: rulesets.Ruleset, error: str | None = None, form=None, 
     values = store.piece_values(rules.name) if rules.reads_values else None
     return dict(in_progress=in_progress(), rulesets=[(r.name, r.title) for r in rulesets.RULESETS.values()], ruleset=rules.name,
                 ruleset_title=rules.title, islands=getattr(rules, "default_map", None) is not None,
-                maps=rules.map_names(), races=rules.race_names(), powers=rules.power_names(), error=error,
-                form=form or {}, values=values, message=message,
+                maps=map_choices(rules), races=rules.race_names(), powers=rules.power_names(), error=error,
+                form=form or {}, values=values, message=message, visible=VISIBLE,
                 race_titles={n: rules.race_title(n) for n in rules.race_names()},
                 power_titles={n: rules.power(n).title for n in rules.power_names()})
+
+
+VISIBLE = 6  # combos face up on the table: five in the column and the one on top of the stacks
+
+
+def map_label(rules: rulesets.Ruleset, name: str) -> str:
+    """A map as the table knows it: by its name, never "4p"."""
+    board = rules.board(name)
+    if getattr(rules, "default_map", None) is None:
+        return board.title
+    parts = [p.replace("sample-", "").replace("-", " ") for p in name.split(islands.SEPARATOR)]
+    return f"SAMPLE islands for {board.players} players: {', '.join(parts)}"
+
+
+def map_choices(rules: rulesets.Ruleset) -> list[dict]:
+    """The shipped maps for the form: name, label and the number of players each is laid out for."""
+    return [{"name": m, "label": map_label(rules, m), "players": rules.board(m).players} for m in rules.map_names()]
 
 
 def in_progress() -> str | None:
@@ -104,32 +123,57 @@ def setup_from_form(form) -> Setup:
     if any(len(p) > 24 for p in players):
         raise ValueError("Keep player names under 25 characters.")
     map_name = (form.get("islands") or "").strip() or form.get("map", "")
-    default_map = getattr(rules, "default_map", None)  # islands: the SAMPLE set for the player count
-    if not map_name and default_map is not None:
-        map_name = default_map(len(players))
-    elif default_map is not None:
+    by_islands = getattr(rules, "default_map", None) is not None
+    if not map_name:  # the map follows the number of players
+        map_name = rules.map_for_players(len(players))
+    elif by_islands:
         map_name = island_map(map_name, datadir.island_folder(current_app.config["SERVICE"].data))
-    if default_map is None and not rules.shipped_map(map_name):
+    if not by_islands and not rules.shipped_map(map_name):
         raise ValueError(f"Unknown map {map_name!r}.")
     try:
         board = rules.load_board(map_name)
     except maps.MapError as exc:
         raise ValueError(f"Map: {exc}") from None
-    if default_map is not None and board.players != len(players):
-        raise ValueError(f"The map {board.name} is for {board.players} players; {len(players)} named.")
+    if board.players != len(players):
+        if by_islands:
+            raise ValueError(f"The map {board.name} is for {board.players} players; {len(players)} named.")
+        if form.get("any_map") != "yes":
+            raise ValueError(f"{board.title} is laid out for {board.players} players and {len(players)} are named: "
+                             f"choose the board for the number of players, or tick 'Play this board with "
+                             f"{len(players)} players anyway'.")
+    seed_text = (form.get("seed") or "").strip()
+    if seed_text and not (seed_text.isdigit() and len(seed_text) <= 9):
+        raise ValueError("The seed is a whole number (or leave it empty).")
+    seed = int(seed_text) if seed_text else secrets.randbelow(10**6)
     if form.get("order") == "typed":
+        rng = random.Random(seed)
         data = {"format": "smallworld-record", "version": 1, "ruleset": rules.name, "map": map_name,
-                "players": players, "races": _names(form.get("races", "").lower()),
-                "powers": _names(form.get("powers", "").lower())}
+                "players": players,
+                "races": stack(_names(form.get("races", "").lower()), rules.race_names(), "race banners", rng),
+                "powers": stack(_names(form.get("powers", "").lower()), rules.power_names(), "special power badges", rng)}
         try:
             return Setup.from_json(data)
         except RecordError as exc:
             raise ValueError(str(exc)) from None
-    seed_text = (form.get("seed") or "").strip()
-    if seed_text and not seed_text.isdigit():
-        raise ValueError("The seed is a whole number (or leave it empty).")
-    seed = int(seed_text) if seed_text else secrets.randbelow(10**6)
     return seeded_setup(map_name, players, seed, rules.name)
+
+
+def stack(names: list[str], known: list[str], what: str, rng: random.Random) -> list[str]:
+    """The order of a physical stack, top first, as the table entered it: at least the visible combos
+    (the rest, if left out, are ordered by the companion, and the table screen says how to stack them)."""
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        near = difflib.get_close_matches(unknown[0], known, n=1)
+        raise ValueError(f"{what.capitalize()}: there is no {unknown[0]!r}" + (f"; did you mean {near[0]!r}?" if near else "."))
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice:
+        raise ValueError(f"{what.capitalize()}: {twice!r} is listed twice.")
+    need = min(VISIBLE, len(known))
+    if len(names) < need:
+        raise ValueError(f"Enter at least the {need} {what} of the visible combos, top first ({len(names)} entered).")
+    rest = [n for n in known if n not in names]
+    rng.shuffle(rest)
+    return names + rest
 
 
 @bp.post("/setup")
