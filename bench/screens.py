@@ -2,8 +2,8 @@
 
 A service on this machine with a seeded game (the board drawn over vision's rendered board, as the
 demo shows it, unless --schematic), then Debian's Chromium (Playwright) opens each page: the table
-screen in a game and at its end, a player's phone, setup, past games, a finished game, calibration,
-join. Writes ``NAME-390.png`` and ``NAME-1920.png`` (full pages) into --out and prints JSON: each
+screen in a game and at its end (``end-*``), a player's phone, setup, past games, a finished game,
+calibration, join. Writes ``NAME-390.png`` and ``NAME-1920.png`` (full pages) into --out and prints JSON: each
 page's file and how many CSS pixels it is wider than the screen (0: no horizontal scrolling).
 ``--docs DIR`` also writes small PNGs for the README (the table screen and a phone).
 
@@ -126,6 +126,21 @@ def main() -> int:
                     page.screenshot(path=str(file), full_page=True)
                     wider = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
                     pages[f"{name}-{width}"] = {"file": str(file), "wider_px": max(0, wider)}
+            # the end of a game on the table screen: the reveal, the chart, where the coins came from
+            ended = play(service, args.map, args.seed + 2, None)
+            for width, viewport in SIZES.items():
+                table = browser.new_context(viewport=viewport).new_page()
+                table.goto(f"{server.url}/unlock")
+                table.fill("input[name=code]", TABLE_CODE)
+                table.click("main button")
+                table.wait_for_url(f"{server.url}/")
+                table.wait_for_selector("#end:not(.hidden) #income details")
+                table.locator("#income summary").first.click()
+                table.wait_for_timeout(1500)  # the reveal's rows
+                file = out / f"end-{width}.png"
+                table.screenshot(path=str(file), full_page=True)
+                wider = table.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+                pages[f"end-{width}"] = {"file": str(file), "wider_px": max(0, wider), "game": ended}
             browser.close()
         if args.docs:
             docs = Path(args.docs)

@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+import difflib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,7 +91,7 @@ def check_names(action: Action, board: maps.Board, rules: rulesets.Ruleset) -> N
     for name in ("region",):
         rid = getattr(action, name, None)
         if rid is not None and rid not in board:
-            raise RecordError(f"{action.act}: unknown region {rid} (the {board.name} map has regions "
+            raise RecordError(f"{action.act}: unknown region {rid} (this map's regions are "
                               f"{min(board.ids)} to {max(board.ids)})")
     for name in ("tokens", "encampments", "beasts"):
         for rid, _ in getattr(action, name, None) or ():
@@ -101,10 +102,16 @@ def check_names(action: Action, board: maps.Board, rules: rulesets.Ruleset) -> N
             raise RecordError(f"{action.act}: unknown region {rid}")
     race = getattr(action, "race", None)
     if race is not None and not rules.is_race(race):
-        raise RecordError(f"{action.act}: unknown race {race!r}")
+        raise RecordError(f"{action.act}: unknown race {race!r}{_nearest(race, rules.race_names())}")
     power = getattr(action, "power", None)
     if power is not None and not rules.is_power(power):
-        raise RecordError(f"{action.act}: unknown special power {power!r}")
+        raise RecordError(f"{action.act}: unknown special power {power!r}{_nearest(power, rules.power_names())}")
+
+
+def _nearest(name: object, known: list[str]) -> str:
+    """A typo's likely meaning: " (did you mean 'trolls'?)", or nothing."""
+    near = difflib.get_close_matches(str(name), known, n=1, cutoff=0.6)
+    return f" (did you mean {near[0]!r}?)" if near else ""
 
 
 def replay(record: Record) -> Game:

@@ -30,6 +30,19 @@ def test_picks_show_cost_coins_and_the_rulebooks_words(browser, server):
         words = card.locator(".pick-text").text_content()
         assert rules.race(slot.race).text in words and rules.power(slot.power).text in words
     assert overflow(page) <= 0 and not axe_violations(page) and not phone.errors, phone.errors
+    # a typo typed on the phone: one short suggestion, no list of the record format's internals
+    page.click(".typed-box summary")
+    page.fill("#free", "conqeur 3")
+    page.click("#free-form button")
+    page.wait_for_function("() => document.getElementById('result').textContent.length > 0")
+    said = page.text_content("#result")
+    assert said.startswith("'conqeur' is not an action: did you mean 'conquer'?") and len(said) < 120, said
+    assert "detonate" not in said and "steal" not in said
+    page.fill("#free", "pick trolz")
+    page.click("#free-form button")
+    page.wait_for_function("() => document.getElementById('result').textContent.includes('trolz')")
+    assert page.text_content("#result") == "pick: unknown race 'trolz' (did you mean 'trolls'?)"
+    phone.errors[:] = [e for e in phone.errors if "400" not in e]  # the refusals' status, not a page error
     # the pick costs 2: a coin on each of the two combos above it, which the table's column then shows
     page.locator("#picks .pick").nth(2).click()
     page.wait_for_function("() => !document.querySelector('#picks .pick-card')")

@@ -82,3 +82,16 @@ def test_the_physical_stacks_are_entered_with_chips(browser, server):
     assert any(line.startswith("The badge pile, top first: ") for line in lines)
     assert not table.errors, table.errors
     page.context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "screen"])
+def test_the_warcraft_setup_fits_and_names_its_islands(browser, server, size):
+    table = unlock(open_page(browser, size), server.url)
+    page = table.page
+    page.goto(f"{server.url}/setup?ruleset=warcraft")
+    page.fill("#players-field", "Ann, Ben, Cleo, Dev")
+    assert page.text_content("#map-says") == "SAMPLE islands for 4 players: large 1, medium 1, medium 2, small 1."
+    page.click("#stacks summary")
+    page.click("#race-chips .chip[data-name='naga']")
+    checked(table)
+    page.context.close()

@@ -140,7 +140,8 @@ def unknown_word(data) -> str | None:
         return None
     game = service().owner.game
     now = sorted({a.act for a in game.legal_actions()}) if game is not None and not game.finished else []
-    near = difflib.get_close_matches(word, now or list(ACTIONS), n=1, cutoff=0.5)
+    near = (difflib.get_close_matches(word, now, n=1, cutoff=0.5)  # what the game takes now first
+            or difflib.get_close_matches(word, list(ACTIONS), n=1, cutoff=0.7))
     shown = word if len(word) <= 20 else word[:17] + "..."
     out = f"'{shown}' is not an action" + (f": did you mean '{near[0]}'?" if near else ".")
     if now:
