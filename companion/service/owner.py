@@ -438,14 +438,16 @@ class GameOwner:
         return f"{self.game.round}:{self.game.turn.player}"
 
     def _end_turn_alerts(self) -> None:
-        """Alerts end with their turn: a move alert raised in a turn now over goes, unless its region
-        still disagrees with the record (the camera keeps it standing): then it is about the board, and
+        """Alerts end with their turn: a move alert whose turn is over is no longer about that move. The
+        camera still reports it only while its region disagrees with the record (the next sight that
+        reads the region as the game has it clears it), so from then on it is about the board, and
         says so."""
         turn = self._turn()
         for alert in self._alerts:
             if alert.get("about", "move") == "move" and alert.get("turn") != turn:
+                whose = f"{alert['who']}'s turn" if alert["who"] != "The board" else "the turn"
                 alert["about"] = "board"
-                alert["sentence"] = f"Still on the board after {alert['who']}'s turn: {alert['sentence']}"
+                alert["sentence"] = f"Still on the board after {whose}: {alert['sentence']}"
 
     def _undo(self) -> Outcome:
         game = self.game
