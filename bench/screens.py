@@ -5,7 +5,7 @@ demo shows it, unless --schematic), then Debian's Chromium (Playwright) opens ea
 screen in a game and at its end (``end-*``), a player's phone, setup, past games, a finished game,
 calibration, join. Writes ``NAME-390.png`` and ``NAME-1920.png`` (full pages) into --out and prints JSON: each
 page's file and how many CSS pixels it is wider than the screen (0: no horizontal scrolling).
-``--docs DIR`` also writes small PNGs for the README (the table screen and a phone).
+``--docs DIR`` also writes small PNGs for the README (the table screen, a phone, the end, setup).
 
     python bench/screens.py [--out DIR] [--docs docs/screens] [--map 2p] [--schematic]
 """
@@ -147,6 +147,8 @@ def main() -> int:
             docs.mkdir(parents=True, exist_ok=True)
             small_png(out / "table-1920.png", docs / "table.png", 800, 1080)
             small_png(out / "seat-390.png", docs / "phone.png", 390, 1500)
+            small_png(out / "end-1920.png", docs / "end.png", 800, 1080)
+            small_png(out / "setup-390.png", docs / "setup.png", 390, 1500)
     finally:
         server.close()
     print(json.dumps({"board": source, "map": args.map, "game": current, "out": str(out), "pages": pages,

@@ -3,9 +3,9 @@
    companion), and each player's coins round by round with where they came from. */
 "use strict";
 
-function fillEnd(state) {
+function fillEnd(state, past) {
   const end = state.end;
-  endText("winner", `${end.winners.join(" and ")} win${end.winners.length > 1 ? "" : "s"}!`);
+  endText("winner", past ? `${end.winners.join(" and ")} won.` : `${end.winners.join(" and ")} win${end.winners.length > 1 ? "" : "s"}!`);
   endText("tie-break", end.tie_break || "");
   const order = state.players.map((p, i) => i)
     .sort((a, b) => end.coins[b] - end.coins[a] || end.tokens_on_board[b] - end.tokens_on_board[a]);
@@ -99,5 +99,5 @@ function drawChart(box, series) {
 
 (function pastGame() {  // a past game's page: its end is in the page as data
   const data = document.getElementById("end-data");
-  if (data) fillEnd(JSON.parse(data.textContent));
+  if (data) fillEnd(JSON.parse(data.textContent), true);
 })();

@@ -292,5 +292,5 @@ def test_past_games_show_dates_winners_combos_and_win_rates(app, service):
     assert f"{' and '.join(winners)} won." in page and "Download the record" in page
     assert re.search(r"Game 1 · <time datetime=\"\d{4}-\d\d-\d\dT\d\d:\d\d\">\w{3} \d\d \w{3} \d{4}, \d\d:\d\d</time>", page)
     for tribe in game.tribes_of(0):
-        assert f"race: {tribe.race.title}" in page and tribe.title() in page
-    assert "Win rate by race and power" in page and "100 %" in page and "0 %" in page
+        assert f"<td>{tribe.race.title}</td>" in page and tribe.title() in page
+    assert "By race" in page and "By special power" in page and "100 %" in page and "0 %" in page

@@ -27,7 +27,7 @@ def _listing() -> tuple[list[dict], list[dict]]:
     current = service().owner.published.game_id
     for g in service().store.games():
         row = {"id": g.id, "players": list(g.setup.players), "finished": g.finished,
-               "map": _map_title(g.setup), "ruleset": rulesets.get(g.setup.ruleset).title,
+               "where": _where(g.setup),
                "date": datetime.datetime.fromtimestamp(g.created).strftime("%a %d %b %Y, %H:%M"),
                "iso": datetime.datetime.fromtimestamp(g.created).strftime("%Y-%m-%dT%H:%M"),
                "current": g.id == current}
@@ -40,16 +40,19 @@ def _listing() -> tuple[list[dict], list[dict]]:
                     seen[0] += won
                     seen[1] += 1
         rows.append(row)
-    table = sorted(({"piece": k, "won": w, "played": n, "rate": round(100 * w / n)} for k, (w, n) in rates.items()),
-                   key=lambda r: (-r["rate"], -r["played"], r["piece"]))
-    return rows, table
+    table = sorted(({"kind": k[0], "piece": k[1], "won": w, "played": n, "rate": round(100 * w / n)}
+                    for k, (w, n) in rates.items()), key=lambda r: (-r["rate"], -r["played"], r["piece"]))
+    return rows, {kind: [r for r in table if r["kind"] == kind] for kind in ("race", "power")} if table else {}
 
 
-def _map_title(setup) -> str:
+def _where(setup) -> str:
+    """The ruleset and the map by its name ("Small World, 3 players"; "Small World of Warcraft, SAMPLE ...")."""
+    rules = rulesets.get(setup.ruleset)
     try:
-        return rulesets.get(setup.ruleset).board(setup.map).title
+        title = rules.board(setup.map).title
     except Exception:  # a map file gone since: its name still says which
-        return setup.map
+        title = setup.map
+    return title if title.startswith(rules.title) else f"{rules.title}, {title}"
 
 
 @bp.get("/games")
@@ -75,7 +78,7 @@ def _summary(stored) -> dict:
             titles = [t.title() for t in game.tribes_of(seat)]
             combos.append(f"{p.name}: {', '.join(titles) or 'no race yet'}")
             for t in game.tribes_of(seat):
-                played.append(((f"race: {t.race.title}", f"power: {wording.power_title(game, t.power.name)}"),
+                played.append(((("race", t.race.title), ("power", wording.power_title(game, t.power.name))),
                                int(seat in winners)))
         _SUMMARIES[key] = {"winners": [game.players[i].name for i in sorted(winners)], "combos": combos,
                            "played": played, "round": game.round, "rounds": game.rounds, "actions": len(actions)}
