@@ -91,7 +91,7 @@ function renderActions(pub, me) {
     const card = el2("div", undefined, "pick-card");
     const b = el2("button", undefined, "pick");
     b.append(el2("strong", `${c.power_title} ${c.race_title}`),
-             el2("span", `costs ${c.cost} coin${c.cost === 1 ? "" : "s"}` + (c.coins ? ` · ${c.coins} coin${c.coins > 1 ? "s" : ""} on it` : ""), "pick-cost"));
+             el2("span", (c.cost ? `costs ${c.cost} coin${c.cost === 1 ? "" : "s"}` : "free") + (c.coins ? ` · ${c.coins} coin${c.coins > 1 ? "s" : ""} on it` : ""), "pick-cost"));
     b.onclick = () => send(c.notation);
     card.append(b);
     if (c.race_text || c.power_text) {  // what the banner and the badge do, in the rulebook's words

@@ -95,3 +95,30 @@ def test_the_warcraft_setup_fits_and_names_its_islands(browser, server, size):
     page.click("#race-chips .chip[data-name='naga']")
     checked(table)
     page.context.close()
+
+
+def test_a_game_in_progress_is_left_only_when_the_table_says_so(browser, server):
+    from companion.service.inputs import NewGame, Play
+    from companion.shuffle import seeded_setup
+    from companion.simulate import play as simulate
+    service = server.service
+    setup = seeded_setup("2p", 2, 3)
+    assert service.owner.submit(NewGame(setup)).result(5).ok
+    assert service.owner.submit(Play(simulate(setup, 3).history[0])).result(5).ok
+    playing = service.owner.published.game_id
+    table = unlock(open_page(browser, "phone"), server.url)
+    page = table.page
+    page.goto(f"{server.url}/setup")
+    page.fill("#players-field", "Cleo, Dev")
+    page.click("button:has-text('Shuffle for us')")
+    page.wait_for_selector("p.error")
+    assert "A game is in progress" in page.text_content("p.error") and service.owner.published.game_id == playing
+    assert page.input_value("#players-field") == "Cleo, Dev"  # nothing typed is lost
+    checked(table)
+    page.check("input[name=abandon]")
+    page.click("button:has-text('Shuffle for us')")
+    page.wait_for_url(f"{server.url}/")
+    assert service.owner.published.game_id == playing + 1
+    page.goto(f"{server.url}/games")
+    assert f"Resume game {playing}" in page.text_content(f"#game-{playing}")
+    page.context.close()

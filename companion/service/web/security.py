@@ -99,8 +99,8 @@ def my_seat() -> int | None:
     return seat
 
 
-NEW_GAME = ("A new game began, and this phone's seat was in the last one. Join the new game with your seat's "
-            "new code: scan its QR code on the table screen, or type the code below.")
+NEW_GAME = ("A new game began (or the table resumed another one), and this phone's seat was in the last one. "
+            "Join the game with your seat's code: scan its QR code on the table screen, or type the code below.")
 
 
 def why_no_seat() -> tuple[str, str]:

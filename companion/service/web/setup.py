@@ -191,7 +191,7 @@ def create():
     if playing and request.form.get("abandon") != "yes":
         return render_template("setup.html", **_form_context(
             rules, f"A game is in progress ({playing}). Tick 'Leave it unfinished' to start a new one "
-                   "(it stays in Games), or go back to the table.", request.form)), 409
+                   "(it stays in Games), or go back to the table.", request.form))  # a question, not an error
     outcome = current_app.config["SERVICE"].owner.submit(NewGame(setup, source="web")).result(timeout=10)
     if outcome.status == 400:
         return render_template("setup.html", **_form_context(rules, outcome.sentence, request.form)), 400
