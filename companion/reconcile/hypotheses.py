@@ -7,6 +7,7 @@ of the same length are a question for the table, not a guess.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from ..rules import pieces
@@ -27,6 +28,19 @@ class Explanation:
 
 
 @dataclass
+class Budget:
+    """What a search may still spend, shared by several searches (the resync's, one a rewind): nodes
+    (states of the game tried: deterministic) and a deadline on the clock (``time.monotonic``), for
+    a slow machine; ``None``: no deadline."""
+
+    nodes: int
+    deadline: float | None = None
+
+    def spent(self) -> bool:
+        return self.nodes <= 0 or (self.deadline is not None and time.thread_time() >= self.deadline)
+
+
+@dataclass
 class Hints:
     """What the inputs told us that the camera cannot see."""
 
@@ -37,11 +51,14 @@ class Hints:
 
 
 def search(game: Game, seen: View, skip: set[int], hints: Hints,
-           unseen: dict[str, int] | None = None, room: dict[int, int] | None = None) -> list[Explanation]:
+           unseen: dict[str, int] | None = None, room: dict[int, int] | None = None,
+           budget: Budget | None = None) -> list[Explanation]:
     """The best explanations: fewest differences left, then fewest actions; several when they tie.
-    ``room``: how many tokens lie side by side on each region, when vision knows (see ``_as_read``)."""
+    ``room``: how many tokens lie side by side on each region, when vision knows (see ``_as_read``);
+    ``budget``: what the search may spend at most (besides ``MAX_NODES``), spent as it goes."""
     best: list[Explanation] = []
     nodes = 0
+    budget = budget or Budget(MAX_NODES)
 
     def score(e: Explanation):
         # fewest differences left, where ending a turn the table did not end counts as two (neither a
@@ -64,6 +81,7 @@ def search(game: Game, seen: View, skip: set[int], hints: Hints,
     def visit(g: Game, actions: list[Action], diffs: list[Difference], die: int | None):
         nonlocal best, nodes
         nodes += 1
+        budget.nodes -= 1
         here = Explanation(list(actions), g, diffs)
         if not diffs and actions:
             exact.append(here)
@@ -71,7 +89,7 @@ def search(game: Game, seen: View, skip: set[int], hints: Hints,
             best = [here]
         elif score(here) == score(best[0]) and not any(b.game.fingerprint() == g.fingerprint() for b in best):
             best.append(here)
-        if not diffs or len(actions) >= MAX_DEPTH or nodes >= MAX_NODES:
+        if not diffs or len(actions) >= MAX_DEPTH or nodes >= MAX_NODES or budget.spent():
             return
         for action, uses_die in propose(g, seen, diffs, die, hints, skip, room or {}):
             if g.explain(action) is not None:

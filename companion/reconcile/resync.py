@@ -8,14 +8,19 @@ through the engine like any hypothesis, so the coins are the rules' own. The tab
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from ..rules.actions import Action, EndTurn
 from ..rules.game import Game
-from .hypotheses import Hints, search
+from .hypotheses import Budget, Hints, search
 from .view import View, differences, unread
 
 REWIND_MOST = 8  # actions taken back at most: no further than the start of the turn before
+# what the whole search may spend: states of the game tried over every rewind (a few hundred
+# milliseconds here), and at most this long on the clock on a slow machine
+NODES_MOST = 240
+SECONDS_MOST = 0.8
 
 
 @dataclass
@@ -57,17 +62,21 @@ def _earliest(game: Game) -> int:
 def resync(game: Game, seen: View, hidden: set[int], unseen: dict[str, int] | None = None,
            room: dict[int, int] | None = None) -> Resync:
     """The smallest set of corrections that makes the record agree with ``seen``: fewest regions left
-    disagreeing, then fewest actions taken back and played."""
+    disagreeing, then fewest actions taken back and played; the best found within the search's
+    budget (``NODES_MOST`` states of the game tried, ``SECONDS_MOST`` on the clock)."""
+    budget = Budget(NODES_MOST, time.thread_time() + SECONDS_MOST)
     skip = readable(seen, hidden)
     regions = sorted({d.region for d in differences(game, seen, skip, unseen)})
     best = Resync(0, [], len(regions), regions)
     if not regions:
         return best
     for rewind in range(0, len(game.history) - _earliest(game) + 1):
+        if budget.spent():
+            break
         g = game if rewind == 0 else Game.replay(game.setup, game.history[:len(game.history) - rewind], game.board)
         if rewind and len({d.region for d in differences(g, seen, skip, unseen)}) > best.left + rewind + 4:
             continue  # taking back this far makes the picture much worse
-        found = search(g, seen, skip, Hints(), unseen, room)[0]
+        found = search(g, seen, skip, Hints(), unseen, room, budget)[0]
         left = len({d.region for d in found.remaining})
         trial = Resync(rewind, list(found.actions), left, regions)
         if (trial.left, trial.changes) < (best.left, best.changes):

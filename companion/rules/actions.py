@@ -55,6 +55,10 @@ class Action:
     def __str__(self) -> str:
         return self.notation()
 
+    def __deepcopy__(self, memo) -> "Action":
+        """An action never changes (frozen, its fields ints, strings and tuples): a copy of a game shares it."""
+        return self
+
 
 @dataclass(frozen=True)
 class Pick(Action):

@@ -484,3 +484,25 @@ def test_the_board_is_right_takes_back_a_misread_conquest_and_plays_what_the_boa
     assert [a.notation() for a in g.history] == ["pick ratmen", "conquer 3"]
     assert f.see(g, expected_view(g)).in_sync
 
+
+
+def test_the_search_stops_when_its_budget_is_spent():
+    from companion.reconcile.hypotheses import Budget, Hints, search
+    g = act(game_with("alchemist ratmen"), "pick ratmen")
+    truth = act(game_with("alchemist ratmen"), "pick ratmen", "conquer 3", "conquer 4")
+    full = search(g, expected_view(truth), set(), Hints())[0]
+    assert [a.notation() for a in full.actions] == ["conquer 3", "conquer 4"] and not full.remaining
+    budget = Budget(2)
+    cut = search(g, expected_view(truth), set(), Hints(), budget=budget)[0]
+    assert budget.nodes <= 0 and cut.remaining  # two states tried: not enough for both conquests
+
+
+def test_the_board_is_right_looks_back_no_longer_than_its_budget(monkeypatch):
+    from companion.reconcile import resync
+    g = act(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    truth = act(game_with("alchemist ratmen"), "pick ratmen", "conquer 3")
+    monkeypatch.setattr(resync, "NODES_MOST", 1)  # one state: the record as it is, nothing taken back
+    found = resync.resync(g, expected_view(truth), set())
+    assert found.rewind == 0 and found.left > 0
+    monkeypatch.setattr(resync, "SECONDS_MOST", 0.0)  # no time at all: the same
+    assert resync.resync(g, expected_view(truth), set()).rewind == 0
