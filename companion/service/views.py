@@ -180,9 +180,11 @@ def setup_instructions(game: Game) -> list[str]:
                 by_kind.setdefault(kind, []).append(rid)
     primitive = [rid for rid, rs in game.regions.items() if rs.race == game.PRIMITIVE]
     for kind, where in by_kind.items():
-        lines.append(f"{_cap(game.marker_title(kind))}: one on each of regions {', '.join(map(str, where))}.")
+        lines.append(f"{_cap(game.marker_title(kind))}: one on each region the board shows it on "
+                     f"(regions {', '.join(map(str, where))}).")
     if primitive:
-        lines.append(f"{game.PRIMITIVE_TITLE}: one token on each of regions {', '.join(map(str, primitive))}.")
+        lines.append(f"{game.PRIMITIVE_TITLE}: one token on each region the board shows one on "
+                     f"(regions {', '.join(map(str, primitive))}).")
     for i, s in enumerate(game.column):
         lines.append(f"Combo {i + 1} (costs {i}): {wording.power_title(game, s.power)} badge beside the "
                      f"{game.rules.race_title(s.race)} banner.")
