@@ -151,7 +151,8 @@ class GameOwner:
                 return Outcome(409, "no-camera", f"The camera does not follow {self.game.rules.title} games.")
             out = self._camera(self.follower.board_is_right(self.game), item.source)
             if out.ok and out.data.get("question"):  # the offer, confirmed (or not) as the camera's question
-                return dataclasses.replace(out, sentence="The camera offers its corrections: confirm them below.")
+                return dataclasses.replace(out, sentence="The camera offers its corrections under 'The camera asks': "
+                                                         "confirm them there, or keep the game.")
             return dataclasses.replace(out, sentence=wording.sentence(out.sentence))
         if isinstance(item, Answer):
             question = self.follower.question

@@ -1,6 +1,6 @@
 /* The table view: listens to /events/table and redraws. */
 "use strict";
-let layout = null, layoutMap = null, current = null, endClosed = false, heard = new Set(), heardOnce = false;
+let layout = null, layoutMap = null, current = null, endClosed = false, heard = new Set(), heardOnce = false, askedBoard = false;
 
 async function ensureLayout(map, ruleset) {
   const key = `${ruleset}:${map}`;
@@ -128,6 +128,7 @@ function renderQuestion(q) {
   panel.classList.toggle("hidden", !q);
   if (!q) return;
   text("question-text", q.text);
+  if (askedBoard) { askedBoard = false; panel.scrollIntoView({block: "nearest"}); }
   const unlocked = document.body.classList.contains("unlocked");  // answering is the table's business
   document.getElementById("question-options").replaceChildren(...q.options.map((o, i) => {
     const e = li(unlocked ? "" : o, "option");
@@ -233,7 +234,11 @@ function start() {
   if (boardRight) boardRight.onclick = async () => {
     boardRight.disabled = true;
     text("alert-msg", "Asking the camera…");
-    try { say("alert-msg", await post("/api/board-right", {})); } finally { boardRight.disabled = false; }
+    try {
+      const r = await post("/api/board-right", {});
+      say("alert-msg", r);
+      askedBoard = !!r.question;  // the offer is shown with the next state: brought into sight then
+    } finally { boardRight.disabled = false; }
   };
   const declareButton = document.getElementById("declare");
   if (declareButton) declareButton.onclick = async () => {

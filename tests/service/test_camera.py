@@ -128,7 +128,7 @@ def test_the_board_is_right_corrects_a_misread_conquest_in_the_store(service):
     out = service.owner.submit(BoardIsRight("web")).result(5)
     question = service.owner.published.public["question"]
     assert out.ok and question and "Is the board right?" in question["text"]
-    assert out.sentence == "The camera offers its corrections: confirm them below."
+    assert out.sentence == "The camera offers its corrections under 'The camera asks': confirm them there, or keep the game."
     assert question["options"][0].startswith("the board is right: take back conquer 1")
     assert service.owner.submit(Answer(0, "web")).result(5).ok
     stored = service.store.actions(service.owner.published.game_id)
