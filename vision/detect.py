@@ -131,8 +131,9 @@ def relit(g: np.ndarray, *images: np.ndarray) -> list[np.ndarray]:
     """``images`` with the change of light ``g`` (from ``_light``) undone: as under the reference's lamp."""
     if g.ndim == 1:
         lut = np.clip(np.arange(256, dtype=np.float32)[:, None] / np.maximum(g, 1e-3)[None, :] + 0.5, 0, 255)
-        lut = lut.astype(np.uint8).reshape(256, 1, 3)
-        return [cv2.LUT(image, lut) for image in images]
+        lut = [np.ascontiguousarray(column) for column in lut.astype(np.uint8).T]
+        # One channel at a time: OpenCV's three-channel table has no fast path (1.2 against 0.9 ms a frame).
+        return [cv2.merge([cv2.LUT(plane, t) for plane, t in zip(cv2.split(image), lut)]) for image in images]
     h, w = images[0].shape[:2]
     inverse = cv2.resize(1.0 / np.maximum(g, 1e-3), (w, h), interpolation=cv2.INTER_LINEAR)
     return [cv2.multiply(image, inverse, dtype=cv2.CV_8U) for image in images]
@@ -142,7 +143,7 @@ def changed(settings: Settings, reference: Reference, rectified: np.ndarray, lig
             level: np.ndarray | None = None) -> np.ndarray:
     """Pixels whose colour differs from the reference by more than ``settings.diff_threshold`` (uint8 0/1).
     ``light``: the change of light already measured (``_light``); ``level``: the blurred frame relit by it."""
-    frame = cv2.blur(rectified, (3, 3))
+    frame = cv2.blur(rectified, (3, 3)) if light is None or level is None or settings.edge_threshold > 0 else None
     g = _light(settings, frame, reference) if light is None else light
     # Undo the change of light on the frame, then measure how far it leaves the board's envelope.
     if level is None:
@@ -212,7 +213,7 @@ def _with_faint(settings: Settings, reference: Reference, blurred: np.ndarray, m
     small = (cv2.resize(mask[:FAINT_STEP * hh, :FAINT_STEP * hw], (hw, hh), interpolation=cv2.INTER_AREA) > 0)
     small = small.astype(np.uint8)
     faint |= small
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(faint, connectivity=8)
+    n, labels = cv2.connectedComponents(faint, connectivity=8)  # hundreds of specks: boxes only where needed
     ns, strong = cv2.connectedComponents(small, connectivity=8)
     owner = np.zeros(ns, np.int32)
     sel = small > 0
@@ -222,10 +223,10 @@ def _with_faint(settings: Settings, reference: Reference, blurred: np.ndarray, m
     for j in np.nonzero(counts >= 2)[0]:
         if j == 0:
             continue
-        x, y, bw, bh = (int(v) * FAINT_STEP for v in stats[j, :4])
+        here = (labels == j).view(np.uint8)
+        x, y, bw, bh = (int(v) * FAINT_STEP for v in cv2.boundingRect(here))
         f = FAINT_STEP
-        area = cv2.resize((labels[y // f:(y + bh) // f, x // f:(x + bw) // f] == j).astype(np.uint8), (bw, bh),
-                          interpolation=cv2.INTER_NEAREST)
+        area = cv2.resize(here[y // f:(y + bh) // f, x // f:(x + bw) // f], (bw, bh), interpolation=cv2.INTER_NEAREST)
         pts = cv2.findNonZero(area & mask[y:y + bh, x:x + bw])
         if pts is None:
             continue
