@@ -63,7 +63,7 @@ def batch_features(patches: np.ndarray, masks: np.ndarray) -> np.ndarray:
     w = masks.reshape(n, P).astype(np.float32)
     cnt = w.sum(1) + 1e-6
     bgr = patches.reshape(n, P, 3).astype(np.float32)
-    lum = bgr.mean(2)
+    lum = _mean3(bgr)
     scale = (w * lum).sum(1) / cnt + 1.0
     norm = bgr / scale[:, None, None]
     xs, ys, polar = _grid(s)
@@ -93,13 +93,21 @@ def batch_features(patches: np.ndarray, masks: np.ndarray) -> np.ndarray:
     # Angular patterns: opponent colours sampled on circles, Fourier magnitudes (rotation invariant).
     smooth = cv2.GaussianBlur(patches.reshape(n * s, s, 3), (3, 3), 0).reshape(n, P, 3).astype(np.float32)
     smooth /= scale[:, None, None]
-    opp = np.stack([smooth.mean(2), smooth[..., 2] - smooth[..., 1],
+    smooth_lum = _mean3(smooth)
+    opp = np.stack([smooth_lum, smooth[..., 2] - smooth[..., 1],
                     smooth[..., 0] - (smooth[..., 1] + smooth[..., 2]) / 2], 2)
     ring_vals = opp[:, polar].reshape(n, len(RADII), ANGLES, 3)
     spec = np.abs(np.fft.rfft(ring_vals, axis=2))[:, :, 1:HARMONICS + 1] / ANGLES
     out.append(spec.reshape(n, -1) * 0.8)
-    out.append(_emblem(smooth[..., :].mean(2).reshape(n, s, s), cx, cy))
+    out.append(_emblem(smooth_lum.reshape(n, s, s), cx, cy))
     return np.concatenate(out, 1).astype(np.float32)
+
+
+def _mean3(x: np.ndarray) -> np.ndarray:
+    """The mean of the last axis of three (colour channels): the same values as ``x.mean(-1)`` (which adds
+    the three in this order), without numpy's slow reduction over a short axis (0.45 ms against 0.03 ms
+    for 50 tokens)."""
+    return (x[..., 0] + x[..., 1] + x[..., 2]) / 3
 
 
 def _emblem(lum: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
