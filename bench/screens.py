@@ -69,6 +69,16 @@ def wait_picture(service, map_name: str, limit_s: float = 300.0) -> str:
     return "schematic (the picture was not ready)"
 
 
+def unlocked(browser, viewport: dict, url: str):
+    """A new page at this size whose screen has given the table code (the table screen)."""
+    page = browser.new_context(viewport=viewport).new_page()
+    page.goto(f"{url}/unlock")
+    page.fill("input[name=code]", TABLE_CODE)
+    page.click("main button")
+    page.wait_for_url(f"{url}/")
+    return page
+
+
 def small_png(src: Path, dst: Path, width: int, height: int | None = None) -> None:
     import cv2
     image = cv2.imread(str(src))
@@ -102,11 +112,7 @@ def main() -> int:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             for width, viewport in SIZES.items():
-                table = browser.new_context(viewport=viewport).new_page()
-                table.goto(f"{server.url}/unlock")
-                table.fill("input[name=code]", TABLE_CODE)
-                table.click("main button")
-                table.wait_for_url(f"{server.url}/")
+                table = unlocked(browser, viewport, server.url)
                 phone = browser.new_context(viewport=viewport).new_page()
                 phone.goto(f"{server.url}/join/{code}")
                 phone.click("main button")
@@ -129,11 +135,7 @@ def main() -> int:
             # the end of a game on the table screen: the reveal, the chart, where the coins came from
             ended = play(service, args.map, args.seed + 2, None)
             for width, viewport in SIZES.items():
-                table = browser.new_context(viewport=viewport).new_page()
-                table.goto(f"{server.url}/unlock")
-                table.fill("input[name=code]", TABLE_CODE)
-                table.click("main button")
-                table.wait_for_url(f"{server.url}/")
+                table = unlocked(browser, viewport, server.url)
                 table.wait_for_selector("#end:not(.hidden) #income details")
                 table.locator("#income summary").first.click()
                 table.wait_for_timeout(1500)  # the reveal's rows
