@@ -153,11 +153,11 @@ def changed(settings: Settings, reference: Reference, rectified: np.ndarray, lig
     gain = float(np.mean(g))
     colour = total > reference.limit
     if settings.edge_threshold <= 0:
-        return colour.astype(np.uint8)
+        return colour.view(np.uint8)  # 0/1, no copy
     # New edges (a token's rim and print) show tokens whose colour matches the board under them.
     grad = cv2.morphologyEx(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
     edges = grad > reference.edge_limit * gain
-    return (colour | edges).astype(np.uint8)
+    return (colour | edges).view(np.uint8)
 
 
 def _gain_at(g: np.ndarray, u: float, v: float) -> tuple:
@@ -297,7 +297,7 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
         hit = cover > settings.occluded_tokens * token_area
         occluded = {int(raster.ids[k]) for k in np.nonzero(hit)[0]}
     return Detection(tuple(b for b in blobs if b.region not in occluded), frozenset(occluded), token_area,
-                     mask.astype(bool))
+                     mask.view(bool))  # a 0/1 mask: the same values, no copy
 
 
 def _part(mask: np.ndarray, x: int, y: int):
@@ -355,11 +355,13 @@ def _split(sub: np.ndarray, k: int) -> list[np.ndarray]:
     t = (pts - mean) @ vecs[:, -1]
     order = np.argsort(t, kind="stable")
     centres = np.array([pts[order[int((j + 0.5) * len(pts) / k)]] for j in range(k)], np.float32)
+    px, py = pts[:, :1], pts[:, 1:]
     for _ in range(12):
-        d = ((pts[:, None, :] - centres[None]) ** 2).sum(2)
+        dx, dy = px - centres[None, :, 0], py - centres[None, :, 1]
+        d = dx * dx + dy * dy  # squared distances, as summing (p - c) ** 2 over the two axes (numpy is slow at that)
         lab = d.argmin(1)
         new = np.array([pts[lab == j].mean(0) if np.any(lab == j) else centres[j] for j in range(k)], np.float32)
-        if np.allclose(new, centres, atol=0.05):
+        if np.all(np.abs(new - centres) <= 0.05 + 1e-5 * np.abs(centres)):  # np.allclose(new, centres, atol=0.05)
             break
         centres = new
     out = []
