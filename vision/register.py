@@ -183,6 +183,11 @@ _MAPS: dict = {}   # (M, size) -> None (seen once) or the maps
 _INTER_BITS = 5    # OpenCV's fixed point for bilinear sampling: 1/32 px (INTER_BITS in imgproc)
 
 
+def forget_poses() -> None:
+    """Drop the kept rectification maps: the next frames cost what they cost after the camera moved."""
+    _MAPS.clear()
+
+
 def _warp_maps(M: np.ndarray, size: tuple[int, int]):
     """``warpPerspective``'s own maps for ``M`` (image -> output), or None the first time ``M`` is seen.
 

@@ -54,12 +54,12 @@ def test_rectify_from_kept_maps_is_warp_perspective_to_the_pixel(settings, geome
     import cv2
 
     from vision.geometry import raster
-    from vision.register import _MAPS, rectify, rectifying_transform
+    from vision.register import _MAPS, forget_poses, rectify, rectifying_transform
 
     img = realistic_session.empty()
     reg = register(settings, geometry2p, img)
     r = raster(geometry2p, settings.px_per_mm, settings.view_margin_mm)
-    _MAPS.clear()
+    forget_poses()
     first, again = rectify(settings, img, reg, r), rectify(settings, img, reg, r)
     assert any(v is not None for v in _MAPS.values())   # the second frame used the kept maps
     noisy = np.random.default_rng(3).integers(0, 256, img.shape, dtype=np.uint8)  # every pixel matters
