@@ -145,7 +145,8 @@ class GameOwner:
         if isinstance(item, hw.Confirm):
             return self._camera(self.follower.confirm(self.game), item.source)
         if isinstance(item, Declare):
-            return self._camera(self.follower.declare(self.game, item.region), item.source)
+            out = self._camera(self.follower.declare(self.game, item.region), item.source)
+            return dataclasses.replace(out, sentence=wording.sentence(out.sentence))  # said on the screen
         if isinstance(item, BoardIsRight):
             if not follows(self.game.rules.name):
                 return Outcome(409, "no-camera", f"The camera does not follow {self.game.rules.title} games.")

@@ -109,3 +109,12 @@ def test_a_finished_game_stays_readable(service):
     assert service.store.game(service.owner.published.game_id).finished
     new_game(service, seed=6)
     assert len(service.store.games()) == 2 and service.store.games()[0].finished
+
+
+def test_a_declared_final_attempt_is_said_as_a_sentence(service):
+    from companion.service.inputs import Declare
+    new_game(service)
+    attempt = until_attempt(service)
+    out = service.owner.submit(Declare(attempt.region, None, "web")).result(5)
+    assert out.ok and out.sentence[0].isupper() and out.sentence.endswith("."), out.sentence
+    assert str(attempt.region) in out.sentence
