@@ -128,6 +128,8 @@ def test_the_board_is_right_offers_the_cameras_corrections_to_confirm(browser, s
     assert viewer.page.locator("#question-options button").count() == 0  # read-only for a viewer
     clean(table, f"{size}: the camera's offer")
     confirm.click()
+    table.page.wait_for_function("() => !document.getElementById('alert-msg').textContent.includes('offers')")
+    assert "conquer" in table.page.text_content("#alert-msg")  # the answer: what the game took
     table.page.wait_for_selector("#question-panel.hidden", state="attached")
     stored = service.store.actions(service.owner.published.game_id)
     assert stored[-1] == other
