@@ -151,7 +151,8 @@ def public_view(game: Game) -> dict:
             "immune": any(rs.marker(m) for m in game.IMMUNITY_MARKERS),
         }
     combos = [{"cost": i, "coins": s.coins, "race": s.race, "power": s.power, "faction": game.faction_of(s.race),
-               "title": f"{wording.power_title(game, s.power)} {game.rules.race_title(s.race)}"}
+               "title": f"{wording.power_title(game, s.power)} {game.rules.race_title(s.race)}",
+               "race_title": game.rules.race_title(s.race), "power_title": wording.power_title(game, s.power)}
               for i, s in enumerate(game.column)]
     view = {
         "ruleset": game.rules.name, "ruleset_title": game.rules.title,

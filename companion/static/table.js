@@ -84,8 +84,7 @@ async function render(state) {
     e.style.borderLeft = `8px solid ${p.colour}`;
     return e;
   }));
-  document.getElementById("combos").replaceChildren(...state.combos.map(c =>
-    li(`${comboTitle(c)} — costs ${c.cost}` + (c.coins ? `, ${c.coins} coin${c.coins > 1 ? "s" : ""} on it` : ""))));
+  renderCombos(state);
   showDie(document.getElementById("die-show"), state.die_roll, state.players, true);
   document.getElementById("roll").classList.toggle("due", !!state.die_due);
   renderAlerts(state.alerts || []);
@@ -99,6 +98,47 @@ async function render(state) {
   if (state.setup) document.getElementById("setup-list").replaceChildren(...state.setup.map(s => li(s)));
   renderEnd(state);
   markSeen(state.version);
+}
+
+let pieceTexts = null, pieceTextsOf = null;
+
+/* The combo column: each combo's cost and coins, and what its banner and badge do in the rulebook's
+   words (fetched once per ruleset), a tap away. */
+async function loadPieceTexts(ruleset) {
+  pieceTextsOf = ruleset;
+  pieceTexts = null;
+  const r = await fetch(`/api/rules/${encodeURIComponent(ruleset)}/texts`);
+  const got = r.ok ? await r.json() : null;
+  if (pieceTextsOf !== ruleset) return;  // another ruleset was asked for meanwhile
+  pieceTexts = got;
+  if (current && !current.no_game) renderCombos(current);  // the newest state, not the one that asked
+}
+
+function renderCombos(state) {
+  if (pieceTextsOf !== state.ruleset) loadPieceTexts(state.ruleset);
+  const list = document.getElementById("combos");
+  const opened = new Set([...list.querySelectorAll("details[open]")].map(d => d.dataset.race));
+  list.replaceChildren(...state.combos.map(c => {
+    const e = li("");
+    const words = pieceTexts ? [[c.race, pieceTexts.races[c.race]], [c.power, pieceTexts.powers[c.power]]] : [];
+    const d = document.createElement("details");
+    d.className = "combo-text";
+    d.dataset.race = c.race;
+    d.open = opened.has(c.race);
+    const s = document.createElement("summary");
+    s.textContent = `${comboTitle(c)} — ${c.cost ? `costs ${c.cost}` : "free"}` + (c.coins ? `, ${c.coins} coin${c.coins > 1 ? "s" : ""} on it` : "");
+    d.append(s);
+    for (const [i, [name, text]] of words.entries()) {
+      if (!text) continue;
+      const p = document.createElement("p");
+      const b = document.createElement("strong");
+      b.textContent = i === 0 ? `${c.race_title}: ` : `${c.power_title}: `;
+      p.append(b, text);
+      d.append(p);
+    }
+    e.append(d);
+    return e;
+  }));
 }
 
 function drawTableBoard(state) {

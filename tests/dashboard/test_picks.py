@@ -48,3 +48,24 @@ def test_picks_show_cost_coins_and_the_rulebooks_words(browser, server):
     page.wait_for_function("() => !document.querySelector('#picks .pick-card')")
     assert [s.coins for s in service.owner.game.column[:2]] == [1, 1]
     page.context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "screen"])
+def test_the_tables_combo_column_reads_the_rulebook_too(browser, server, size):
+    from .conftest import unlock
+    service = server.service
+    setup = seeded_setup("2p", 2, 21)
+    assert service.owner.submit(NewGame(setup)).result(5).ok
+    rules, column = rulesets.get("smallworld"), service.owner.game.column
+    table = unlock(open_page(browser, size), server.url)
+    page = table.page
+    page.wait_for_selector("#combos details.combo-text")
+    items = page.locator("#combos details.combo-text")
+    assert items.count() == 6 and items.nth(0).locator("summary").text_content().endswith("— free")
+    items.nth(3).locator("summary").click()
+    words = items.nth(3).text_content()
+    slot = column[3]
+    assert "costs 3" in words and rules.race(slot.race).text in words and rules.power(slot.power).text in words
+    assert overflow(page) <= 0 and not axe_violations(page) and not table.errors, table.errors
+    assert page.request.get(f"{server.url}/api/rules/chess/texts").status == 404
+    page.context.close()

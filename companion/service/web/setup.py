@@ -8,7 +8,7 @@ import re
 import secrets
 from pathlib import Path
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 
 import maps
 from maps import islands
@@ -81,6 +81,17 @@ def form():
     except ValueError as exc:
         abort(404, description=str(exc))
     return render_template("setup.html", **_form_context(rules))
+
+
+@bp.get("/api/rules/<name>/texts")
+def texts(name: str):
+    """What each banner and badge of a ruleset does, in its rulebook's words (public: the rulebook's)."""
+    try:
+        rules = rulesets.get(name)
+    except ValueError as exc:
+        abort(404, description=str(exc))
+    return jsonify({"races": {n: rules.race(n).text for n in rules.race_names()},
+                    "powers": {n: rules.power(n).text for n in rules.power_names()}})
 
 
 ISLAND_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
