@@ -115,6 +115,11 @@ class Evidence:
         self.counts: dict[str, dict[int, dict[int, list[int]]]] = {}
         self.doubts: dict[str, dict[int, dict[int, list[int]]]] = {}
         self.sights = 0  # the sights gathered so far (they number the readings)
+        self.confidence: dict[int, float] = {}  # region -> vision's confidence in this sight (1 when not given)
+        # region -> (its reading, the confidence summed over the sights running that read it so): the vote
+        self.streak: dict[int, tuple[tuple, float]] = {}
+        self.holding = False  # a vote over still frames is under way: what changed is judged against before it
+        self.held: View | None = None  # the readings before the vote began
 
     def take(self, game: Game, seen: View, hidden: set[int], unsure: set[int]):
         """Take one sight in: returns the sight as judged (the accepted regions read as the game has
@@ -123,10 +128,13 @@ class Evidence:
         before this sight, and the markers sighted before it."""
         seen, impossible = misreads(game, declined_side(game, seen))
         unsure = set(unsure) | (impossible - hidden)
-        if seen != self.last_seen:
-            self.before, self.last_seen = self.last_seen, seen
+        self.vote(seen, hidden)
+        if seen != self.last_seen:  # during a vote, a change is still one since the vote began
+            self.before, self.last_seen = (self.before if self.holding else self.last_seen), seen
         seen = self.with_accepted(game, seen)
-        previous = dict(self.readings)
+        if not self.holding:
+            self.held = dict(self.readings)
+        previous = dict(self.held if self.held is not None else self.readings)
         sighted_before = set(self.sightings)
         self.sight_markers(game, seen, hidden | set(unsure))
         self.readings.update({rid: labels for rid, labels in seen.items() if rid not in hidden})
@@ -137,6 +145,22 @@ class Evidence:
         unsure |= contested(game, seen, hidden)
         self.last_unknown, self.last_hidden = hidden | unsure, hidden
         return seen, unsure, previous, sighted_before
+
+    def vote(self, seen: View, hidden: set[int]) -> None:
+        """Each region's reading weighed by vision's confidence, summed over the sights running that
+        read it the same (still frames of one board whose light's noise differs: a misread by noise
+        rarely repeats, a token that lies there does)."""
+        for rid, labels in seen.items():
+            if rid in hidden:
+                continue
+            reading = content(seen, rid)
+            was, weight = self.streak.get(rid, ((), 0.0))
+            c = self.confidence.get(rid, 1.0)
+            self.streak[rid] = (reading, weight + c if was == reading else c)
+
+    def sure(self, region: int) -> float:
+        """How sure the sights are of a region's reading (see ``vote``)."""
+        return self.streak.get(region, ((), 1.0))[1]
 
     def accept(self, game: Game, region: int) -> None:
         """The table says the board is right as the camera sees this region (a misread)."""

@@ -27,6 +27,12 @@ __all__ = ["Alert", "Follower", "Outcome", "Question", "follows", "view_of"]
 # Small World of Warcraft is followed by hand: see docs/warcraft.md, "The camera".
 FOLLOWED_RULESETS = ("smallworld",)
 BURST = 3  # regions newly disagreeing in one sight that make one question, not a row of alerts
+# A move (or a refused move's alert) is taken when the still frames that read its regions so are sure
+# enough: vision's confidence summed over the frames running that agree (one frame read with a
+# confidence of SURE does; on the hard tier no misread region is read over 0.5, three in four read
+# right are). At most LOOKS frames of one still board are taken; the last one decides.
+SURE = 0.5
+LOOKS = 3
 PERSIST = 3  # sights a discrepancy stands before the follower asks whether the board is right
 
 
@@ -47,6 +53,8 @@ class Follower:
         self.question: Question | None = None
         self.asked: set[int] = set()  # the turns (ends of turns so far) in which a correction was looked for unasked
         self.explain = False  # keep a trace of each decision in ``Outcome.trace``
+        self.looks = 0  # still frames of this board taken so far for a vote (see ``SURE``)
+        self.voting_on: tuple | None = None  # the game the vote is about (its length, its last action)
 
     @property
     def last_seen(self) -> View | None:
@@ -63,14 +71,19 @@ class Follower:
             return Outcome(alerts=self.standing.values(), note=f"board not registered: {observation.reason}")
         seen, hidden = view_of(observation)
         self.evidence.room = {int(rid): r.room for rid, r in observation.regions.items() if getattr(r, "room", 0)}
+        self.evidence.confidence = {int(rid): float(getattr(r, "confidence", 1.0))
+                                    for rid, r in observation.regions.items()}
         return self.see(game, seen, hidden, unsure_of(observation, self.unsure_below))
 
     def see(self, game: Game, seen: View, hidden: set[int] = frozenset(),
-            unsure: set[int] = frozenset()) -> Outcome:
+            unsure: set[int] = frozenset(), vote: bool = True) -> Outcome:
         """Reconcile a still view of the board with the game. Regions in ``hidden`` are not judged;
-        those in ``unsure`` only confirm an explanation found elsewhere, or one that fits them exactly."""
+        those in ``unsure`` only confirm an explanation found elsewhere, or one that fits them exactly.
+        ``vote``: a move read with too little confidence waits for another still frame (``hold``)."""
         ev, co = self.evidence, self.corrections
         given = game
+        if ev.holding and self.voting_on != _state(game):
+            self._voted()  # the game moved on (an input, a correction): the vote is void
         hidden = set(hidden)
         trace: list[str] = []
         # evidence: what this sight says, and how far each region is trusted
@@ -79,6 +92,7 @@ class Follower:
             trace += [f"differences: {_differences(game, seen, hidden, ev.unseen)}",
                       f"not judged alone: hidden {sorted(hidden)}, unsure {sorted(unsure - hidden)}"]
         if not differences(game, seen, hidden, ev.unseen):
+            self._voted()
             self.standing.keep(hidden | unsure)
             self.question = None
             ev.remember_unseen(game, trusting(game, seen, unsure), [])
@@ -99,6 +113,7 @@ class Follower:
         if self.explain:
             trace += [f"hypothesis: {_actions(e.actions)} leaves {len(e.remaining)} difference(s)" for e in found]
         if len(found) > 1 and found[0].actions and not found[0].remaining:
+            self._voted()
             return self._ask(found)
         best = found[0]
         doubtful = [d for d in differences(best.game, seen, hidden, ev.unseen) if d.region in unsure]
@@ -110,7 +125,18 @@ class Follower:
                 best = Explanation(best.actions + more[0].actions, more[0].game, [])
         if not best.remaining:
             best = unread_conquests(best, seen, previous, unsure - hidden)
-        # decision: apply the best explanation, with the corrections that fit it
+        # decision: wait for another still frame while the move is not sure; else apply it, with
+        # the corrections that fit it
+        first_sight = ev.sightings - sighted_before  # a marker read once may be a misread: wait for another
+        doubts = self._doubts(game, best, seen, hidden, first_sight) if vote else set()
+        if doubts and self.looks < LOOKS - 1:
+            self.looks += 1
+            ev.holding, self.voting_on = True, _state(game)
+            if self.explain:
+                trace.append(f"holding for another look: {_actions(best.actions)} read too unsurely on "
+                             f"{', '.join(f'region {r} ({ev.sure(r):.2f})' for r in sorted(doubts))}")
+            return Outcome(alerts=self.standing.values(), hold=True, trace=trace)
+        self._voted()
         self.question = None
         self._used(best.actions, game)
         amend = co.amendments(best.game, seen, sighted_before, hidden | unsure, hidden, settled=len(game.history))
@@ -130,7 +156,6 @@ class Follower:
         ev.remember_unseen(best.game, trusting(best.game, seen, unsure), best.remaining)
         # an alert stands while its region shows the same problem; raised once, however the counts
         # under a stack flicker from one sight to the next
-        first_sight = ev.sightings - sighted_before  # a marker read once may be a misread: wait for another
         remaining = [d for d in best.remaining
                      if not placing(best.game, d, seen) and (d.region, d.label) not in first_sight]
         question = self._burst(given, seen, hidden, {d.region for d in remaining})
@@ -148,6 +173,20 @@ class Follower:
                          + ("; holding for another look" if self.standing.pending else ""))
         return Outcome(actions=best.actions, alerts=self.standing.values(), raised=raised, amend=amend,
                        missed=missed, hold=bool(self.standing.pending), trace=trace)
+
+    def _doubts(self, game: Game, best: Explanation, seen: View, hidden: set[int], first_sight) -> set[int]:
+        """The regions of a move about to be taken (or of an alert about to be raised) that the
+        still frames have not read surely enough yet (see ``SURE``)."""
+        was, now = expected_view(game), expected_view(best.game)
+        regions = {r for r in now if now[r] != was[r]}
+        regions |= {d.region for d in best.remaining if not placing(best.game, d, seen)
+                    and (d.region, d.label) not in first_sight} - self.standing.regions()
+        return {r for r in regions - set(hidden) if self.evidence.sure(r) < SURE}
+
+    def _voted(self) -> None:
+        """The vote over this board's still frames is over: the next sight is judged afresh."""
+        self.looks = 0
+        self.evidence.holding = False
 
     def _ask(self, found) -> Outcome:
         options = tuple(tuple(e.actions) for e in found)
@@ -187,7 +226,8 @@ class Follower:
         """"Accept what the camera saw / end the step": what the camera shows, then the troop
         redeployment as seen and the end of the turn (or the resettlement as seen)."""
         seen = self.evidence.with_accepted(game, self.last_seen or expected_view(game))
-        first = self.see(game, seen, self.evidence.last_unknown) if self.last_seen is not None else Outcome()
+        first = self.see(game, seen, self.evidence.last_unknown, vote=False) if self.last_seen is not None \
+            else Outcome()
         if first.question is not None:
             return first
         g = game.copy()
@@ -381,6 +421,11 @@ class Follower:
             self.hints.target = None
         if any(isinstance(a, EndTurn) for a in actions):  # a die face or a target kept is for one turn only
             self.hints = Hints()
+
+
+def _state(game: Game) -> tuple:
+    """Which state of the game a vote is about: an action played, taken back or amended changes it."""
+    return len(game.history), game.history[-1] if game.history else None
 
 
 def _actions(actions) -> str:

@@ -13,6 +13,19 @@ def observation(view, confidence=None, room=None):
                               for rid, labels in view.items()})
 
 
+def still(f, g, obs):
+    """The follower looks at still frames of one board (the same reading) as long as it holds for
+    another: the outcome that decides, with every alert raised on the way."""
+    raised = []
+    for _ in range(3):
+        out = f.observe(g, obs)
+        raised += out.raised
+        if not out.hold:
+            break
+    out.raised = raised
+    return out
+
+
 def test_a_low_confidence_misread_is_neither_acted_on_nor_flagged():
     g = play(game_with("dragon-master ratmen"), "pick ratmen", "conquer 4")
     seen = expected_view(g)
@@ -29,8 +42,11 @@ def test_a_low_confidence_misread_is_neither_acted_on_nor_flagged():
 def test_the_active_race_on_a_new_region_is_trusted_even_when_vision_is_unsure():
     g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
     seen = expected_view(g)
-    seen[20] = {"ratmen": 2}  # not adjacent: an illegal conquest is flagged at once
-    out = Follower().observe(g, observation(seen, {20: 0.05}))
+    seen[20] = {"ratmen": 2}  # not adjacent: an illegal conquest is flagged by the last still frame
+    f = Follower()
+    out = f.observe(g, observation(seen, {20: 0.05}))
+    assert out.hold and out.raised == [] and out.actions == []  # read too unsurely: another look
+    out = still(f, g, observation(seen, {20: 0.05}))
     assert [a.code for a in out.raised] == ["not-adjacent"] and out.actions == []
 
 
@@ -41,7 +57,7 @@ def test_another_race_on_a_region_read_right_before_is_trusted_even_when_vision_
     f = Follower()
     assert f.see(g, seen).in_sync  # region 9 (a Lost Tribe) read right before
     seen[9] = {"ratmen": 2}  # Ann moves during Ben's turn, under the lamp's glare
-    out = f.observe(g, observation(seen, {9: 0.1}))
+    out = still(f, g, observation(seen, {9: 0.1}))
     assert [(a.code, a.player) for a in out.raised] == [("not-your-race", "Ann")]
 
 
@@ -59,7 +75,7 @@ def test_a_low_confidence_region_confirms_a_move_that_fits_it_exactly():
     g = play(game_with("alchemist ratmen"), "pick ratmen")
     seen = expected_view(g)
     seen[4] = {"ratmen": 2}  # the only change on the board: a legal conquest
-    out = Follower().observe(g, observation(seen, {4: 0.1}))
+    out = still(Follower(), g, observation(seen, {4: 0.1}))
     assert [a.notation() for a in out.actions] == ["conquer 4"] and out.alerts == []
 
 
@@ -169,11 +185,11 @@ def test_a_glared_region_that_turns_into_more_tokens_is_conquered_when_that_is_l
     seen[3] = {"dragon": 1}  # under the lamp the Lost Tribe token reads as anything
     assert f.observe(g, observation(seen, {3: 0.05})).actions == []
     seen[3] = {"halflings-decline": 2}  # more tokens, none of them the Lost Tribe's: the Ratmen came
-    out = f.observe(g, observation(seen, {3: 0.05}))
+    out = still(f, g, observation(seen, {3: 0.05}))
     assert [a.notation() for a in out.actions] == ["conquer 3"] and out.raised == []
     play(g, "conquer 3")
     seen[20] = {"hero": 3}  # not adjacent: a conquest there is illegal, so it is no guess (and no alert)
-    out = f.observe(g, observation(seen, {3: 0.05, 20: 0.05}))
+    out = still(f, g, observation(seen, {3: 0.05, 20: 0.05}))
     assert out.actions == [] and out.raised == []
 
 
@@ -205,7 +221,7 @@ def test_a_race_in_decline_read_on_its_active_side_is_still_that_race():
     f = Follower()
     assert f.observe(g, observation(expected_view(g))).in_sync
     # a Ratmen token put on region 9: vision, unsure, reads the side that is no longer in play
-    out = f.observe(g, observation({**expected_view(g), 9: {"ratmen": 1}}, {9: 0.01}))
+    out = still(f, g, observation({**expected_view(g), 9: {"ratmen": 1}}, {9: 0.01}))
     assert [(a.code, a.region) for a in out.raised] == [("race-in-decline", 9)] and out.actions == []
     seen = expected_view(g)
     seen[4] = {"ratmen": 1}  # the standing in-decline token, read on its other side: nothing moved
@@ -334,3 +350,30 @@ def test_a_decline_read_as_another_races_grey_side_is_the_decline():
     assert [a.notation() for a in out.actions] == ["decline"] and out.raised == []
     out.apply_to(g)
     assert f.see(g, seen).in_sync  # and later sights of those sides are the Ratmen in decline
+
+
+def test_a_misread_of_one_still_frame_is_outvoted_by_the_next():
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
+    seen = {**expected_view(g), 20: {"ratmen": 2}}  # noise: an illegal conquest read in one frame only
+    out = f.observe(g, observation(seen, {20: 0.2}))
+    assert out.hold and out.raised == [] and out.actions == []
+    out = f.observe(g, observation(expected_view(g), {20: 0.9}))  # the next still frame reads it right
+    assert not out.hold and out.raised == [] and out.actions == [] and out.in_sync
+
+
+def test_a_move_read_surely_is_taken_at_the_first_still_frame():
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    seen = {**expected_view(g), 3: {"ratmen": 1}}
+    out = Follower().observe(g, observation(seen, {3: 0.8}))
+    assert not out.hold and [a.notation() for a in out.actions] == ["conquer 3"]
+
+
+def test_frames_read_unsurely_but_alike_add_up_to_a_move():
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    seen = {**expected_view(g), 3: {"ratmen": 1}}
+    f = Follower()
+    assert f.observe(g, observation(seen, {3: 0.3})).hold  # 0.3: not sure alone
+    out = f.observe(g, observation(seen, {3: 0.3}))  # 0.6 over two frames that agree: sure
+    assert not out.hold and [a.notation() for a in out.actions] == ["conquer 3"]
