@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..rules import pieces
 from ..rules.actions import Abandon, Action, Conquer, Fortify, Pick
 from ..rules.game import Game
-from .view import Difference, View, label_race, placing_now
+from .view import Difference, View, content, label_race, placing_now
 
 
 @dataclass(frozen=True)
@@ -102,6 +102,10 @@ class Standing:
         self.pending: dict[int | None, Alert] = {}  # region -> a board disagreement seen once
         self.right: dict[int | None, int] = {}  # region -> sights running it read as the game has it
         self.sights: dict[int | None, int] = {}  # region -> sights its alert has stood
+        # (region, code) -> what the game held there when it was shown: a discrepancy that goes and
+        # comes back while the game holds the same there (a misread that flickers, sight after sight
+        # or turn after turn) stands again without being raised again
+        self.shown: dict[tuple, tuple] = {}
 
     def values(self) -> list[Alert]:
         return list(self.alerts.values())
@@ -109,10 +113,13 @@ class Standing:
     def regions(self) -> set:
         return {k[0] for k in self.alerts}
 
-    def keep(self, unjudged: set[int], new: dict | None = None) -> list[Alert]:
+    def keep(self, unjudged: set[int], new: dict | None = None, held: View | None = None) -> list[Alert]:
         """Take this sight's disagreements (``new``, by (region, code)); regions in ``unjudged`` (a
-        hand over them, an unsure reading) keep what they had. Returns the alerts raised now."""
+        hand over them, an unsure reading) keep what they had; ``held``: what the game holds on each
+        region (an alert is raised once while the game holds the same there). Returns the alerts
+        raised now."""
         new = new or {}
+        held = held or {}
         standing = self.regions()
         by_region: dict = {}
         for key, alert in new.items():
@@ -125,9 +132,13 @@ class Standing:
                 alerts[old if alert.code in BOARD_CODES else key] = alert if alert.code not in BOARD_CODES \
                     else self.alerts[old]
                 self.sights[region] = self.sights.get(region, 0) + 1
+            elif key in self.shown and self.shown[key] == content(held, region):  # shown before: it stands again
+                alerts[key] = alert
+                self.sights[region] = self.sights.get(region, 0) + 1
             elif alert.code not in BOARD_CODES or region in self.pending:
                 alerts[key] = alert
                 raised.append(alert)
+                self.shown[key] = content(held, region)
                 self.sights[region] = 1
             else:
                 pending[region] = alert

@@ -161,10 +161,13 @@ class Follower:
         question = self._burst(given, seen, hidden, {d.region for d in remaining})
         if question is not None:  # many regions part from the game at once: one question, not a row of alerts
             ev.confirm(best.game, seen, hidden, best.remaining)
+            self.standing.keep(hidden | unsure, {(d.region, a.code): a for d, a in classify(given, remaining, seen)},
+                               expected_view(given))  # they stand, said by the question, not raised one by one
             return Outcome(alerts=self.standing.values(), question=question,
                            trace=trace + [f"asked: {question.text}"] if self.explain else [])
         raised = self.standing.keep(hidden | unsure,
-                                    {(d.region, a.code): a for d, a in classify(best.game, remaining, seen)})
+                                    {(d.region, a.code): a for d, a in classify(best.game, remaining, seen)},
+                                    expected_view(best.game))
         ev.confirm(best.game, seen, hidden, best.remaining)
         if self.explain:
             trace.append(f"chosen: {_actions(best.actions)}"
@@ -373,22 +376,27 @@ class Follower:
     def _burst(self, game: Game, seen: View, hidden: set[int], disagreeing: set[int]) -> Question | None:
         """Several regions newly parting from the game in one sight (a bumped board, a misread patch,
         a lamp), or a discrepancy standing sight after sight: one question, when corrections to the
-        record would make it agree with the board better (else the alerts say it)."""
+        record would make it agree with the board (a burst: better; else the alerts say it)."""
         new = disagreeing - self.standing.regions()
         stood = {r for r in disagreeing & self.standing.regions() if self.standing.stood(r) >= PERSIST}
         if len(new) < BURST and not stood:
             return None
-        return self._resync_question(game, seen, hidden)
+        return self._resync_question(game, seen, hidden, partial=len(new) >= BURST)
 
-    def _resync_question(self, game: Game, seen: View, hidden: set[int], asked: bool = False) -> Question | None:
-        turn = sum(isinstance(a, EndTurn) for a in game.history)
+    def _resync_question(self, game: Game, seen: View, hidden: set[int], asked: bool = False,
+                         partial: bool = False) -> Question | None:
+        """Is the board right? The corrections that put the record in step with it, as one question;
+        unasked (``asked`` False), once a turn, and only when the corrections make board and record
+        agree (``partial``: agree on more regions than now)."""
+        turn = _turn(game)
         if not asked and turn in self.asked:
             return None  # asked once this turn already: the alerts say the rest
         if not asked:
             self.asked.add(turn)  # tried once a turn (the search through past actions is not free)
         found = resync(game, seen, hidden, self.evidence.unseen, self.evidence.room)
-        if not found.regions or (not asked and found.left > 0):
-            return None  # asked unprompted only when corrections make the board and the record agree
+        if not found.regions or (not asked and found.left > 0
+                                 and not (partial and found.changes and found.left < len(found.regions))):
+            return None  # asked unprompted only when corrections make the board and the record agree (better)
         where = "; ".join(describe(game, seen, r) for r in found.regions[:6])
         text = (f"The board and the game differ on region{'s' if len(found.regions) > 1 else ''} "
                 f"{', '.join(map(str, found.regions))} ({where}). Is the board right?")
@@ -421,6 +429,11 @@ class Follower:
             self.hints.target = None
         if any(isinstance(a, EndTurn) for a in actions):  # a die face or a target kept is for one turn only
             self.hints = Hints()
+
+
+def _turn(game: Game) -> int:
+    """Which turn of the game it is: the ends of turns played so far."""
+    return sum(isinstance(a, EndTurn) for a in game.history)
 
 
 def _state(game: Game) -> tuple:
