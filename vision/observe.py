@@ -7,9 +7,12 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import cv2
 import numpy as np
+
+import maps
 
 from .classify import Model, classify, vote
 from .labels import OCCUPANTS
@@ -108,7 +111,11 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     labels = list(result.labels)
     if settings.one_occupant_per_region and len(det.blobs):
         labels = _one_occupant(settings, model, det.blobs, result, labels)
+    if settings.mountains_on_mountain_regions and len(det.blobs):
+        labels = _mountains(model, det.blobs, result, labels, mountain_regions(geometry.map), r.px_per_mm)
     for blob, label, c in zip(det.blobs, labels, result.confidence):
+        if label is None:  # part of a piece counted already
+            continue
         c = float(c) * (1.0 - blinded_share(calibration.reference, blob.bbox))
         counts = tokens[blob.region]
         counts[label] = counts.get(label, 0) + 1
@@ -143,6 +150,54 @@ def _one_occupant(settings: Settings, model: Model, blobs, result, labels: list[
             if pc[row, best] <= settings.vote_ratio * pc[row, own] + 1e-9:
                 labels[i] = model.labels[best]
     return labels
+
+
+@lru_cache(maxsize=16)
+def mountain_regions(map_name: str) -> frozenset | None:
+    """The map's Mountain regions (None when the map is not one the companion knows)."""
+    try:
+        return frozenset(r.id for r in maps.load(map_name) if r.mountain)
+    except (ValueError, OSError):
+        return None
+
+
+def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozenset | None,
+               px_per_mm: float) -> list[str]:
+    """Rules (setup): "Put a Mountain token on each Region of the map featuring a Mountain"; "Mountains are
+    immovable". So a Mountain read off the Mountain regions is the next kind that fits; on a Mountain region
+    the piece most like a Mountain (and of a Mountain's size, where enrollment measured it) is the
+    Mountain, and other pieces read as Mountains there that touch it are parts of it."""
+    if mountains is None or "mountain" not in model.labels:
+        return labels
+    k = model.labels.index("mountain")
+    pc = result.per_class
+    others = np.ones(len(model.labels), bool)
+    others[k] = False
+    size = float(model.areas[k]) * px_per_mm ** 2 if model.areas is not None and model.areas[k] > 0 else 0.0
+    drop = set()
+    for rid in {b.region for b in blobs}:
+        here = [i for i, b in enumerate(blobs) if b.region == rid]
+        if rid not in mountains:
+            for i in here:
+                if labels[i] == "mountain":
+                    labels[i] = model.labels[int(np.argmin(np.where(others, pc[i], np.inf)))]
+            continue
+        # How much farther a Mountain is than what the piece was read as (1: read as a Mountain).
+        fit = {i: pc[i, k] / max(float(pc[i].min()), 1e-9) for i in here
+               if not size or blobs[i].area >= 0.5 * size or labels[i] == "mountain"}
+        if not fit:
+            continue
+        best = min(fit, key=fit.get)
+        labels[best] = "mountain"
+        bx, by, bw, bh = blobs[best].bbox
+        for i in here:
+            if i != best and labels[i] == "mountain":
+                x, y, w, h = blobs[i].bbox
+                if x < bx + bw and bx < x + w and y < by + bh and by < y + h:
+                    drop.add(i)
+                else:
+                    labels[i] = model.labels[int(np.argmin(np.where(others, pc[i], np.inf)))]
+    return [None if i in drop else lab for i, lab in enumerate(labels)]
 
 
 def blob_features(settings: Settings, rectified: np.ndarray, blobs, glare: np.ndarray | None = None) -> np.ndarray:

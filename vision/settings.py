@@ -42,5 +42,6 @@ class Settings:
     neighbours: int = 1             # a label's distance: mean over its this many nearest enrolled views
     augment: int = 12               # augmented copies of each enrollment sample
     one_occupant_per_region: bool = True  # rules: one race (or the Lost Tribe) per region
+    mountains_on_mountain_regions: bool = True  # rules: a Mountain on each Mountain region, none elsewhere
     vote_ratio: float = 4.0         # a token keeps its own label if the region's is this much farther
     size_weight: float = 3.0        # how much farther a kind is per squared log of the size ratio (sizes enrolled)
