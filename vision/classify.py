@@ -282,17 +282,15 @@ def classify(model: Model, features: np.ndarray, neighbours: int = 1, areas: np.
 
 
 def _look_again(second: SecondLook, per_class: np.ndarray, outlines) -> np.ndarray:
-    """``per_class`` with the second look's kinds ranked again by outline, for the rows whose nearest is one
-    of them: their distances are the outline's, scaled so that the nearest of them keeps its distance (the
-    first look still says how far the token is from all of them together)."""
+    """``per_class`` with the second look's kinds weighed again by outline, for the rows whose nearest is one of
+    them: each one's distance is multiplied by how much farther its outline is than the nearest outline. A
+    first look that tells them apart clearly keeps its say; where it finds them alike, the outline decides."""
     rows = np.nonzero(np.isin(per_class.argmin(1), second.members))[0]
     if len(rows) == 0:
         return per_class
     d = second.distances(outlines(rows)) + 1.0  # + one within-kind spread: an exact match is not infinitely sure
-    block = per_class[np.ix_(rows, second.members)]
-    factor = block.min(1, keepdims=True) / d.min(1, keepdims=True)
     out = per_class.copy()
-    out[np.ix_(rows, second.members)] = d * factor
+    out[np.ix_(rows, second.members)] = per_class[np.ix_(rows, second.members)] * (d / d.min(1, keepdims=True))
     return out
 
 

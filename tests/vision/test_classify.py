@@ -48,17 +48,15 @@ def test_sample_without_token_is_refused(settings):
         enroll(settings, {"elves": [np.full((60, 60, 3), 200, np.uint8)]})
 
 
-def test_in_decline_sides_are_told_apart_by_their_emblem_outline(tmp_path, settings):
-    """Another printing whose in-decline sides are one grey, differing only by the race's emblem: the first
-    look confuses them; the second look (the emblem's outline, whatever the token's turn) tells them apart,
-    and survives saving the model."""
+def _declined_readings(settings, style: str, tmp_path):
+    """Share of fresh in-decline photos read right by a model enrolled from others: first look, second look."""
     def declined(seed, n):
-        photos = enrollment_samples(DESIGN, per_label=n, seed=seed, style="foreign")
+        photos = enrollment_samples(DESIGN, per_label=n, seed=seed, style=style)
         return {k: v for k, v in photos.items() if k in DECLINED}
     model = enroll(settings, declined(1, 3))
     assert model.second is not None
-    model.save(tmp_path / "m.npz")
-    model = load_model(tmp_path / "m.npz")
+    model.save(tmp_path / f"{style}.npz")
+    model = load_model(tmp_path / f"{style}.npz")
     feats, outlines, truth = [], [], []
     for label, imgs in declined(98, 2).items():
         for img in imgs:
@@ -68,5 +66,15 @@ def test_in_decline_sides_are_told_apart_by_their_emblem_outline(tmp_path, setti
             truth.append(label)
     first = classify(model, np.array(feats))
     second = classify(model, np.array(feats), outlines=lambda rows: np.array(outlines)[rows])
-    right = [np.mean([a == b for a, b in zip(r.labels, truth)]) for r in (first, second)]
-    assert right[1] >= 0.95 and right[1] > right[0], right
+    return [np.mean([a == b for a, b in zip(r.labels, truth)]) for r in (first, second)]
+
+
+def test_in_decline_sides_are_told_apart_by_their_emblem_outline(tmp_path, settings):
+    """Another printing whose in-decline sides are one grey, differing only by the race's emblem: the first
+    look confuses them; the second look (the emblem's outline, whatever the token's turn) tells them apart,
+    and survives saving the model. Where the first look tells them apart (the plain printing: each its own
+    colours and motif), the second look spoils nothing."""
+    first, second = _declined_readings(settings, "foreign", tmp_path)
+    assert second >= 0.95 and second > first, (first, second)
+    first, second = _declined_readings(settings, "plain", tmp_path)
+    assert second >= first >= 0.95, (first, second)
