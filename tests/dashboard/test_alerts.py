@@ -9,7 +9,7 @@ from companion.service.inputs import NewGame, Observation, Play
 from companion.shuffle import seeded_setup
 from companion.simulate import play as simulate
 
-from ..service.helpers import live_server, mirror, play, sight, until_attempt
+from ..service.helpers import live_server, mirror, play, seen_out_of_reach, sight, until_attempt
 from .conftest import join, needs_chromium, open_page, overflow, unlock
 from .test_pages import axe_violations
 
@@ -21,12 +21,7 @@ def _camera_alert(service):
     adjacent): an illegal conquest on the board."""
     assert service.owner.submit(NewGame(seeded_setup("2p", 2, 3))).result(5).ok
     assert play(service, "pick tritons", seat=0).ok
-    view = expected_view(mirror(service))
-    view[1] = {"tritons": 1}
-    service.owner.submit(Observation(sight(view))).result(5)
-    view = expected_view(mirror(service))
-    view[20] = {"tritons": 2}
-    service.owner.submit(Observation(sight(view))).result(5)
+    view = seen_out_of_reach(service)
     [alert] = service.owner.published.public["alerts"]
     return view, alert
 

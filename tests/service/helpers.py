@@ -132,6 +132,21 @@ def sight(view, hidden=()):
     return Seen(True, {r: RegionView(dict(labels), r in hidden, 1.0) for r, labels in view.items()})
 
 
+def seen_out_of_reach(service: Service):
+    """Ann has picked the Tritons: the camera sees them take region 1 (a coastal border region), then
+    tokens of theirs on region 20, far away (not adjacent): an illegal conquest on the board, alerted.
+    Returns the last sight's view."""
+    from companion.reconcile import expected_view
+    from companion.service.inputs import Observation
+    view = expected_view(mirror(service))
+    view[1] = {"tritons": 1}
+    assert service.owner.submit(Observation(sight(view))).result(5).ok
+    view = expected_view(mirror(service))
+    view[20] = {"tritons": 2}
+    service.owner.submit(Observation(sight(view))).result(5)
+    return view
+
+
 def mirror(service: Service):
     """A copy of the owner's game, replayed from the store (tests never touch the owner's Game)."""
     from companion.rules import Game

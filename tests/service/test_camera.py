@@ -3,7 +3,7 @@ from companion import inputs as hw
 from companion.reconcile import expected_view
 from companion.rules.actions import Conquer, Redeploy, EndTurn
 from companion.service.inputs import Observation, Resolve
-from .helpers import mirror, new_game, play, sight
+from .helpers import mirror, new_game, play, seen_out_of_reach, sight
 
 
 def test_a_conquest_seen_by_the_camera_is_stored_and_an_illegal_one_alerted(service):
@@ -136,16 +136,9 @@ def test_the_board_is_right_corrects_a_misread_conquest_in_the_store(service):
 
 
 def _illegal_on_20(service):
-    """Ann's Tritons take region 1, then tokens appear on region 20 (not adjacent): a move alert."""
     new_game(service)
     assert play(service, "pick tritons", seat=0).ok
-    view = expected_view(mirror(service))
-    view[1] = {"tritons": 1}
-    service.owner.submit(Observation(sight(view))).result(5)
-    view = expected_view(mirror(service))
-    view[20] = {"tritons": 2}
-    service.owner.submit(Observation(sight(view))).result(5)
-    return view
+    return seen_out_of_reach(service)
 
 
 def test_a_move_alert_ends_with_its_turn_and_what_stays_on_the_board_is_about_the_board(service):

@@ -3,7 +3,6 @@ repaired), the alerts and the camera's question that stood."""
 import sqlite3
 
 from companion.reconcile import Outcome as Seen
-from companion.reconcile import expected_view
 from companion.reconcile import Question
 from companion.rules import Game
 from companion.service.inputs import Answer, Declare, Observation, Resolve, Undo
@@ -11,7 +10,7 @@ from companion.service.store import Store
 from companion.shuffle import seeded_setup
 from companion.simulate import play as simulate
 
-from .helpers import make_service, mirror, new_game, play, sight
+from .helpers import make_service, new_game, play, seen_out_of_reach, sight
 
 
 def finished_flag(tmp_path, game_id):
@@ -76,12 +75,7 @@ def test_alerts_that_stand_come_back_after_a_restart(tmp_path):
     try:
         new_game(service)
         assert play(service, "pick tritons", seat=0).ok
-        view = expected_view(mirror(service))
-        view[1] = {"tritons": 1}  # a coastal border region: taken
-        assert service.owner.submit(Observation(sight(view))).result(5).ok
-        view = expected_view(mirror(service))
-        view[20] = {"tritons": 2}  # far away: not adjacent, raised on the table
-        service.owner.submit(Observation(sight(view))).result(5)
+        view = seen_out_of_reach(service)  # region 1 taken, then tokens on region 20: not adjacent
         alerts = service.owner.published.public["alerts"]
         assert [(a["code"], a["region"], a["about"]) for a in alerts] == [("not-adjacent", 20, "move")]
     finally:

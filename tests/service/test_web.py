@@ -3,10 +3,7 @@ import re
 import json
 
 
-from companion.reconcile import expected_view
-from companion.service.inputs import Observation
-
-from .helpers import TABLE_CODE, Browser, first_events, mirror, new_game, play, sight, until_attempt
+from .helpers import TABLE_CODE, Browser, first_events, new_game, play, seen_out_of_reach, until_attempt
 
 
 def test_table_page_and_state_without_a_game(app):
@@ -125,12 +122,7 @@ def test_actions_from_phones(app, service):
     assert log[-1]["text"] == "Ann picks the Merchant Tritons."
     me = ann.get("/api/seat").json
     assert me["my_turn"] and any(c["notation"].startswith("conquer") for c in me["choices"])
-    view = expected_view(mirror(service))
-    view[1] = {"tritons": 1}  # the camera sees her take region 1 ...
-    service.owner.submit(Observation(sight(view))).result(5)
-    view = expected_view(mirror(service))
-    view[20] = {"tritons": 2}  # ... then her tokens on a region she cannot reach
-    service.owner.submit(Observation(sight(view))).result(5)
+    seen_out_of_reach(service)  # ... but the camera sees her tokens on a region she cannot reach
     alert = table.get("/api/state").json["alerts"][0]
     assert (alert["who"], alert["region"], alert["about"]) == ("Ann", 20, "move")
     assert ben.post(f"/api/alerts/{alert['id']}", {"accept": True}).status_code == 403
