@@ -281,6 +281,10 @@ def classify(model: Model, features: np.ndarray, neighbours: int = 1, areas: np.
     return Classified(tuple(model.labels[i] for i in order[:, 0]), conf.clip(0, 1), np.sqrt(best), per_class)
 
 
+ALIKE = 2.0        # the first look finds its nearest two kinds alike when within this ratio
+OUTLINE_CAP = 2.0      # an outline makes a kind at most this much farther (see _look_again)
+
+
 def _look_again(second: SecondLook, per_class: np.ndarray, outlines) -> np.ndarray:
     """``per_class`` with the second look's kinds weighed again by outline, for the rows whose nearest is one of
     them: each one's distance is multiplied by how much farther its outline is than the nearest outline. A
@@ -288,9 +292,21 @@ def _look_again(second: SecondLook, per_class: np.ndarray, outlines) -> np.ndarr
     rows = np.nonzero(np.isin(per_class.argmin(1), second.members))[0]
     if len(rows) == 0:
         return per_class
+    block = per_class[np.ix_(rows, second.members)]
+    near = np.partition(block, 1, axis=1)[:, :2] if block.shape[1] > 1 else np.ones((len(rows), 2))
+    alike = near[:, 1] < ALIKE * near[:, 0]  # the first look finds the nearest two alike
+    rows, block = rows[alike], block[alike]
+    if len(rows) == 0:
+        return per_class
     d = second.distances(outlines(rows)) + 1.0  # + one within-kind spread: an exact match is not infinitely sure
+    # At most twice as far by outline: with the first look's ratio under ALIKE, the region's vote for one occupant
+    # (``vote_ratio``) can still bring a token back to its pile's kind.
+    weighed = block * np.minimum(d / d.min(1, keepdims=True), OUTLINE_CAP)
+    # Scaled so the nearest of them stays as near as the first look found them: which side is up (active or
+    # in decline) is still the first look's to say.
+    weighed *= block.min(1, keepdims=True) / weighed.min(1, keepdims=True)
     out = per_class.copy()
-    out[np.ix_(rows, second.members)] = per_class[np.ix_(rows, second.members)] * (d / d.min(1, keepdims=True))
+    out[np.ix_(rows, second.members)] = weighed
     return out
 
 

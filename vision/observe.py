@@ -165,8 +165,8 @@ def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozen
                px_per_mm: float) -> list[str]:
     """Rules (setup): "Put a Mountain token on each Region of the map featuring a Mountain"; "Mountains are
     immovable". So a Mountain read off the Mountain regions is the next kind that fits; on a Mountain region
-    the piece most like a Mountain (and of a Mountain's size, where enrollment measured it) is the
-    Mountain, and other pieces read as Mountains there that touch it are parts of it."""
+    the piece most like a Mountain of a Mountain's size (where enrollment measured it) is the Mountain, and
+    other pieces read as Mountains there that touch it are parts of it."""
     if mountains is None or "mountain" not in model.labels:
         return labels
     k = model.labels.index("mountain")
@@ -183,8 +183,10 @@ def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozen
                     labels[i] = model.labels[int(np.argmin(np.where(others, pc[i], np.inf)))]
             continue
         # How much farther a Mountain is than what the piece was read as (1: read as a Mountain).
+        # A Mountain may lie under a pile of race tokens, out of sight: only a piece of a Mountain's size (where
+        # enrollment measured it) is taken for it.
         fit = {i: pc[i, k] / max(float(pc[i].min()), 1e-9) for i in here
-               if not size or blobs[i].area >= 0.5 * size or labels[i] == "mountain"}
+               if (size and blobs[i].area >= 0.5 * size) or labels[i] == "mountain"}
         if not fit:
             continue
         best = min(fit, key=fit.get)
