@@ -57,6 +57,7 @@ class Camera:
         self.rng = np.random.default_rng(seed)
         self.clock = 0.0
         self.prior = None
+        self.board: dict = {}  # the board last looked at
 
     def look(self, board: dict):
         """A hand passes, the board is still again: the observation taken when the gate fires."""
@@ -68,6 +69,15 @@ class Camera:
             self.clock += 0.1
             if self.gate.update(frame, self.clock):
                 break
+        obs, self.prior = observe(self.settings, self.calibration, self.model, frame, self.prior)
+        self.board = board
+        return obs
+
+    def again(self):
+        """The next still frame of the board last looked at (no hand; the light's noise anew): what the
+        camera gives when the follower holds for another look."""
+        from vision.observe import observe
+        frame, _ = self.session.frame(self.board, rng=self.rng)
         obs, self.prior = observe(self.settings, self.calibration, self.model, frame, self.prior)
         return obs
 
@@ -190,7 +200,11 @@ class CameraDemo(DemoDriver):
             item = Play(action, None, "phone")  # nothing to see: entered on a phone
         else:
             item = Observation(self._look(expected_view(game)))
-        self._submit(item)
+        outcome = self._submit(item)
+        for _ in range(2):  # the follower holds for another look: the next still frames, as the watcher gives
+            if not isinstance(item, Observation) or not outcome.ok or not (outcome.data or {}).get("hold"):
+                break
+            outcome = self._submit(Observation(self.camera.again()))
 
     def _submit(self, item):
         outcome = self.owner.submit(item).result()
