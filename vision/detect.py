@@ -253,6 +253,7 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
     blurred, = relit(light, blurred)
     mask = changed(settings, reference, rectified, light, blurred)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    raw = mask  # before gaps of a few pixels are closed (two tokens side by side still apart)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     if settings.faint_threshold > 0:
         mask = _with_faint(settings, reference, blurred, mask, (raster.geometry.token_mm * s) ** 2 * 0.75)
@@ -282,7 +283,10 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
             cv2.drawContours(filled, [contour - [x, y]], -1, 1, -1)
             if cv2.countNonZero(filled) < settings.solid * area:  # fragments of one faint piece, not a neck
                 filled = sub
-            parts = [_part(p, x, y) for p in _pieces(settings, filled, token_area)]
+            pieces = _pieces(settings, filled, token_area)
+            if len(pieces) > 1:  # each without the bridge the closing made between it and its neighbour
+                pieces = [_apart(p, raw[y:y + bh, x:x + bw]) for p in pieces]
+            parts = [_part(p, x, y) for p in pieces]
         parts = [p for p in parts if p is not None]
         for part, c in parts:
             cx, cy = int(round(c[0])), int(round(c[1]))
@@ -305,6 +309,18 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
         occluded = {int(raster.ids[k]) for k in np.nonzero(hit)[0]}
     return Detection(tuple(b for b in blobs if b.region not in occluded), frozenset(occluded), token_area,
                      mask.view(bool))  # a 0/1 mask: the same values, no copy
+
+
+def _apart(piece: np.ndarray, raw: np.ndarray) -> np.ndarray:
+    """A piece cut from a blob, as the hull of what was changed before closing (the bridge to the piece beside
+    it left out); the piece as it was when that leaves little of it."""
+    kept = piece & raw
+    pts = cv2.findNonZero(kept)
+    if pts is None or len(pts) < 0.6 * cv2.countNonZero(piece):
+        return piece
+    out = np.zeros_like(piece)
+    cv2.fillPoly(out, [cv2.convexHull(pts)], 1)
+    return out & piece
 
 
 def _part(mask: np.ndarray, x: int, y: int):
