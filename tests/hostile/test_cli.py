@@ -46,7 +46,7 @@ def test_a_camera_that_is_not_there_is_one_line_without_opencv_warnings(tmp_path
     assert status != 0 and "WARN" not in err and "camera:7" in err and err.count("\n") == 1, err
 
 
-@settings(max_examples=200, derandomize=True)
+@settings(max_examples=200, deadline=None, derandomize=True)  # a loaded machine may pause any call
 @given(text=st.one_of(st.text(max_size=40), st.floats(allow_nan=True).map(str), st.integers().map(str)))
 def test_a_ranged_option_accepts_only_its_range(text):
     import argparse
