@@ -363,7 +363,10 @@ def _pieces(settings: Settings, filled: np.ndarray, token_area: float) -> list[n
         area = int(cv2.countNonZero(g))
         if area == 0:
             continue
-        width = float(dist[g > 0].max())
+        # Its width: of its convex hull (a notch in a faint piece's outline does not make it two).
+        hull = np.zeros_like(g)
+        cv2.fillPoly(hull, [cv2.convexHull(cv2.findNonZero(g))], 1)
+        width = float(cv2.distanceTransform(hull, cv2.DIST_L2, 3).max())
         k = int(np.clip(np.floor(area / (3.5 * width * width) + 0.35), 1, 6)) if width > 0 else 1
         out += _split(g, k) if k > 1 else [g]
     hulls = []

@@ -107,3 +107,12 @@ def test_a_faint_large_piece_is_one_blob(settings):
     n, labels = cv2.connectedComponents(out)
     assert before >= 5 and n - 1 == 3
     assert labels[60, 50] > 0  # the body is inside the joined piece
+
+
+def test_a_large_piece_with_a_notch_in_its_outline_stays_one_piece(settings):
+    """A Mountain whose change mask has a notch (its rim barely differs from its terrain) is one piece: its
+    width is its convex hull's, not the notched outline's."""
+    blob = np.zeros((46, 46), np.uint8)
+    cv2.circle(blob, (23, 23), 21, 1, -1)
+    cv2.fillPoly(blob, [np.array([[0, 14], [16, 20], [16, 28], [0, 34]], np.int32)], 0)  # a notch on the left
+    assert len(_pieces(settings, blob, 456.0)) == 1
