@@ -6,7 +6,7 @@ hold); ``follower`` runs them for each input; ``view`` is the board as the game 
 """
 from .decision import Alert, Outcome, Question
 from .evidence import view_of
-from .follower import Follower, follows
+from .follower import LOOKS, Follower, follows
 from .view import Difference, differences, expected_view
 
-__all__ = ["Alert", "Follower", "Outcome", "Question", "follows", "view_of", "Difference", "differences", "expected_view"]
+__all__ = ["LOOKS", "Alert", "Follower", "Outcome", "Question", "follows", "view_of", "Difference", "differences", "expected_view"]

@@ -13,7 +13,7 @@ import logging
 import threading
 from concurrent.futures import TimeoutError as FutureTimeout
 
-from ..reconcile import follows
+from ..reconcile import LOOKS, follows
 from .inputs import Observation
 
 log = logging.getLogger(__name__)
@@ -213,7 +213,7 @@ class Watcher:
         self._last = (seen, published.game_id, published.version)
         self.submitted += 1
         if outcome.ok and (outcome.data or {}).get("hold"):
-            self._again = max(self._again, 0) or 2  # two more still frames at most
+            self._again = max(self._again, 0) or LOOKS - 1  # the follower's other looks at most
         if not outcome.ok:
             log.info("camera %s: %s", self.spec, outcome.sentence)
 
