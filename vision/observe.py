@@ -175,8 +175,10 @@ def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozen
     others[k] = False
     size = float(model.areas[k]) * px_per_mm ** 2 if model.areas is not None and model.areas[k] > 0 else 0.0
     drop = set()
-    for rid in {b.region for b in blobs}:
-        here = [i for i, b in enumerate(blobs) if b.region == rid]
+    by_region: dict[int, list[int]] = {}
+    for i, b in enumerate(blobs):  # the pieces of each region, gathered once (not once per region)
+        by_region.setdefault(b.region, []).append(i)
+    for rid, here in by_region.items():
         if rid not in mountains:
             for i in here:
                 if labels[i] == "mountain":
