@@ -122,7 +122,7 @@ def _conquests_ended(actions: list[Action], hints: Hints) -> int:
     if hints.end_turn:
         return 0
     last = max((k for k, a in enumerate(actions) if isinstance(a, Redeploy)), default=None)
-    return int(last is not None and not any(isinstance(a, EndTurn) for a in actions[last:]))
+    return int(last is not None and not any(isinstance(a, (EndTurn, Decline)) for a in actions[last:]))
 
 
 def _interchangeable(a: list[Action], b: list[Action], seen: View) -> bool:
@@ -199,13 +199,10 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
             if d.label == name and d.missing and g.regions[r].race == name and r not in _seen_race(seen, name) \
                     and not occupied(seen, r):  # an abandoned region is left empty, not to another race
                 out.append((Abandon(r), False))
-            if d.label == name + "-decline" and g.regions[r].race == name:
-                out.append((Decline(), False))
             if d.label == pieces.FORTRESS and d.seen > d.expected:
                 out.append((Fortify(r), False))
-            if d.missing and any(d.label == race_label(g, t.name) and g.regions[r].race == t.name
-                                 for t in g.tribes_of(me) if t.in_decline):
-                out.append((Decline(), False))  # declining again takes the race in decline off the map
+        if _declining(g, me, diffs):
+            out.append((_decline_first(g, active, unknown, room), False))
         if die is not None and hints.target is not None:
             out += [(a, True) for a in attempts(g, hints.target)]
         # Heroes or Encampments on a region that had none: placed after the redeployment (one more
@@ -216,11 +213,35 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
     if active is not None and phase == "redeployment":
         marker_action = markers(g, active, seen, changed)
         out += [(a, False) for a in marker_action]
-        if any(d.label == active.name + "-decline" for d in diffs):
-            out.append((Decline(), False))  # Stout
+        if _declining(g, me, diffs):
+            out.append((Decline(), False))  # Stout: after the redeployment, after the scoring
         if others_moved or hints.end_turn:
             out.append((EndTurn(), False))
     return out
+
+
+def _declining(g: Game, me: int, diffs: list[Difference]) -> bool:
+    """Whether the sight shows the player at play going into decline: the active race's tokens
+    turned to their in-decline side, or the player's race in decline gone from the map (declining
+    again takes it off)."""
+    active = g.active_tribe(me)
+    if active is None:
+        return False
+    flipped = any(d.label == active.name + "-decline" and g.regions[d.region].race == active.name for d in diffs)
+    return flipped or any(d.missing and d.label == race_label(g, t.name) and g.regions[d.region].race == t.name
+                          for t in g.tribes_of(me) if t.in_decline for d in diffs)
+
+
+def _decline_first(g: Game, active, unknown: set[int], room: dict[int, int] | None) -> Action:
+    """The first step of a decline seen during the conquests: the decline itself, or, when the rules
+    let the race decline after the turn's scoring (Stout), the troop redeployment as seen first. The
+    board is the same either way, but a race declined after scoring scores as an active race, so a
+    player who may do so does (the decline follows in the redeployment phase). The tokens turned
+    over show one a region whatever lay there: the redeployment keeps them as the game has them."""
+    redeploy = guess_redeploy(g, active, expected_view(g), unknown=unknown, room=room)
+    if g.explain(redeploy) is None and after(g, [redeploy]).explain(Decline()) is None:
+        return redeploy
+    return Decline()
 
 
 def attempts(g: Game, region: int) -> list[Attempt]:

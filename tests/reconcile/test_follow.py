@@ -506,3 +506,38 @@ def test_the_board_is_right_looks_back_no_longer_than_its_budget(monkeypatch):
     assert found.rewind == 0 and found.left > 0
     monkeypatch.setattr(resync, "SECONDS_MOST", 0.0)  # no time at all: the same
     assert resync.resync(g, expected_view(truth), set()).rewind == 0
+
+
+def test_a_stout_race_declining_is_taken_after_its_redeployment_and_scoring():
+    """Stout declines after the turn's scoring: the board is the same as a decline at the start of the
+    turn, but the race scores as an active race first, so a Stout player who declines does so."""
+    g = act(game_with("stout ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9",
+            "redeploy 4:6 9:6", "end", "pick humans", "redeploy -", "end")
+    f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
+    seen = {**expected_view(g), 4: {"ratmen-decline": 1}, 9: {"ratmen-decline": 1}}
+    out = f.see(g, seen)
+    assert [a.notation() for a in out.actions] == ["redeploy 4:6 9:6", "decline"] and out.raised == []
+    trial = g.copy()
+    for action in out.actions:
+        trial.apply(action)
+    assert expected_view(trial) == seen and trial.current_player == 1
+
+
+def test_a_stout_race_holding_no_region_declines_when_its_older_race_in_decline_leaves_the_map():
+    """A Stout race whose only conquest failed (no region, nothing to flip) goes into decline after
+    its redeployment: the camera sees only the player's older race in decline leave the map."""
+    g = act(game_with("alchemist ratmen", "swamp humans", "stout elves"), "pick ratmen", "conquer 4",
+            "redeploy 4:12", "end", "pick humans", "redeploy -", "end", "decline", "redeploy -", "end",
+            "pick elves")
+    f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
+    out = f.see(g, {**expected_view(g), 4: {}})
+    assert [a.notation() for a in out.actions] == ["redeploy -", "decline"] and out.raised == []
+
+
+def test_a_race_declining_at_the_start_of_a_turn_needs_no_redeployment():
+    g = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9",
+            "redeploy 4:6 9:6", "end", "pick humans", "redeploy -", "end")
+    out = Follower().see(g, {**expected_view(g), 4: {"ratmen-decline": 1}, 9: {"ratmen-decline": 1}})
+    assert [a.notation() for a in out.actions] == ["decline"] and out.raised == []

@@ -32,7 +32,12 @@ class ReadsRight:
     between the table and the camera path (who waits for what), not vision."""
 
     def look(self, board: dict):
+        self.board = board
         return Sight(True, {rid: RegionView(dict(labels)) for rid, labels in board.items()})
+
+    def again(self):
+        """The next still frame of the board last looked at (the follower holds for another look)."""
+        return self.look(self.board)
 
 
 @pytest.fixture
