@@ -15,7 +15,7 @@ import numpy as np
 import maps
 
 from .classify import Model, classify, vote
-from .labels import OCCUPANTS
+from .labels import DECLINED, OCCUPANTS
 from .detect import Reference, blinded_share, detect
 from .errors import RegistrationError, VisionError
 from .features import batch_features, emblem_outlines, normalise
@@ -111,6 +111,8 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     labels = list(result.labels)
     if settings.one_occupant_per_region and len(det.blobs):
         labels = _one_occupant(settings, model, det.blobs, result, labels)
+    if settings.few_races_in_decline and len(det.blobs):
+        labels = _declined_in_frame(settings, model, det.blobs, result, labels)
     if settings.mountains_on_mountain_regions and len(det.blobs):
         labels = _mountains(model, det.blobs, result, labels, mountain_regions(geometry.map), r.px_per_mm)
     for blob, label, c in zip(det.blobs, labels, result.confidence):
@@ -149,6 +151,35 @@ def _one_occupant(settings: Settings, model: Model, blobs, result, labels: list[
             own = index[labels[i]]
             if pc[row, best] <= settings.vote_ratio * pc[row, own] + 1e-9:
                 labels[i] = model.labels[best]
+    return labels
+
+
+def _declined_in_frame(settings: Settings, model: Model, blobs, result, labels: list[str]) -> list[str]:
+    """Rules ("Going into Decline"): a player has one race in decline at a time (the one before is removed), and a
+    race in decline keeps a token on each region it held. So few in-decline races lie on the board at once, each
+    mostly on several regions. An in-decline race read on one region only, whose tokens find another in-decline
+    race read on at least two other regions nearly as near (within ``decline_ratio``, summed), is that one:
+    in-decline sides are printed alike and differ by their emblem, which a lone token may show poorly."""
+    index = {lab: k for k, lab in enumerate(model.labels)}
+    held: dict[str, set] = {}
+    tokens: dict[int, list[int]] = {}
+    for i, (b, lab) in enumerate(zip(blobs, labels)):
+        if lab in DECLINED:
+            held.setdefault(lab, set()).add(b.region)
+            tokens.setdefault(b.region, []).append(i)
+    for rid in sorted(tokens):
+        here = tokens[rid]
+        own = {labels[i] for i in here}
+        if len(own) != 1 or len(held[next(iter(own))]) > 1:
+            continue
+        others = [lab for lab in sorted(held) if lab not in own and len(held[lab] - {rid}) >= 2]
+        if not others:
+            continue
+        pc = result.per_class[here].sum(0)
+        best = min(others, key=lambda lab: pc[index[lab]])
+        if pc[index[best]] <= settings.decline_ratio * pc[index[next(iter(own))]]:
+            for i in here:
+                labels[i] = best
     return labels
 
 

@@ -43,5 +43,7 @@ class Settings:
     augment: int = 12               # augmented copies of each enrollment sample
     one_occupant_per_region: bool = True  # rules: one race (or the Lost Tribe) per region
     mountains_on_mountain_regions: bool = True  # rules: a Mountain on each Mountain region, none elsewhere
+    few_races_in_decline: bool = True  # rules: one race in decline a player; a lone one alike another is it
+    decline_ratio: float = 2.0      # ... when the other is at most this much farther (summed over the region)
     vote_ratio: float = 4.0         # a token keeps its own label if the region's is this much farther
     size_weight: float = 3.0        # how much farther a kind is per squared log of the size ratio (sizes enrolled)

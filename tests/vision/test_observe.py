@@ -74,3 +74,38 @@ def test_observer_waits_for_stillness(settings, geometry2p, clean_session, clean
     obs = observer.feed(img, 0.21 + settings.still_seconds)
     assert obs is not None and obs.registered
     assert observer.feed(img, 2.0) is None          # one observation per still period
+
+
+def test_a_lone_in_decline_region_alike_a_race_in_decline_elsewhere_is_that_race(settings):
+    """Rules: one race in decline a player, keeping a token on each region it held. An in-decline race read on
+    one region only, nearly as near a race in decline read on two other regions, is that race; a clear reading
+    and a race held on several regions keep their label."""
+    from vision.classify import Classified, Model
+    from vision.detect import Blob
+    from vision.observe import _declined_in_frame
+
+    labels = ("elves-decline", "orcs-decline", "ratmen-decline", "trolls")
+    model = Model(labels, np.zeros((4, 1), np.float32), np.arange(4), np.ones(1, np.float32), np.ones((1, 1), np.float32))
+
+    def blob(region):
+        return Blob(region, (0.0, 0.0), 400, (0, 0, 20, 20), np.ones((20, 20), np.uint8))
+
+    def read(rows):  # per region: (label read, squared distance to each label)
+        blobs = [blob(rid) for rid, _, _ in rows]
+        per_class = np.array([d for _, _, d in rows], np.float32)
+        got = [lab for _, lab, _ in rows]
+        result = Classified(tuple(got), np.ones(len(rows)), np.ones(len(rows)), per_class)
+        return _declined_in_frame(settings, model, blobs, result, got)
+
+    elves = [(1, "elves-decline", [1, 5, 5, 9]), (2, "elves-decline", [1, 5, 5, 9])]
+    # A lone ratmen reading, the elves 1.5 times as far: the elves in decline, held on two other regions.
+    assert read(elves + [(3, "ratmen-decline", [1.5, 4, 1, 9])])[-1] == "elves-decline"
+    # Clearly ratmen (the elves 3 times as far): kept.
+    assert read(elves + [(3, "ratmen-decline", [3, 4, 1, 9])])[-1] == "ratmen-decline"
+    # Ratmen held on two regions: kept, whatever the elves' distance.
+    two = read(elves + [(3, "ratmen-decline", [1.2, 4, 1, 9]), (4, "ratmen-decline", [1.2, 4, 1, 9])])
+    assert two[-2:] == ["ratmen-decline", "ratmen-decline"]
+    # An in-decline race held on one other region only is no evidence: kept.
+    assert read(elves[:1] + [(3, "ratmen-decline", [1.2, 4, 1, 9])])[-1] == "ratmen-decline"
+    # Active races are not in-decline sides: untouched.
+    assert read(elves + [(3, "trolls", [1.1, 4, 4, 1])])[-1] == "trolls"
