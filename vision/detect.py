@@ -240,8 +240,8 @@ def _with_faint(settings: Settings, reference: Reference, blurred: np.ndarray, m
         x, y, bw, bh = (int(v) * FAINT_STEP for v in cv2.boundingRect(here))
         f = FAINT_STEP
         area = cv2.resize(here[y // f:(y + bh) // f, x // f:(x + bw) // f], (bw, bh), interpolation=cv2.INTER_NEAREST)
-        joined = area & mask[y:y + bh, x:x + bw]
-        count = cv2.countNonZero(joined)
+        joined = _fragments(area & mask[y:y + bh, x:x + bw], token_area)
+        count = cv2.countNonZero(joined) if joined is not None else 0
         if count == 0:
             continue
         hull = _hull(joined)
@@ -251,6 +251,26 @@ def _with_faint(settings: Settings, reference: Reference, blurred: np.ndarray, m
                 out = mask.copy()
             cv2.fillPoly(out, [hull + [x, y]], 1)
     return out
+
+
+def _fragments(clear: np.ndarray, token_area: float) -> np.ndarray | None:
+    """The clear blobs of one faint area that are fragments of a piece, not whole pieces: a blob of a token's
+    size or more that fills its hull is a whole piece (a token lying beside a faint one, or two tokens close
+    together on a plain terrain) and is not joined to the others. None when fewer than two fragments are left."""
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(clear, connectivity=8)
+    whole = []
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] < 0.6 * token_area:
+            continue
+        x, y, w, h = stats[i, :4]
+        part = (lab[y:y + h, x:x + w] == i).view(np.uint8)
+        if stats[i, cv2.CC_STAT_AREA] >= 0.85 * cv2.contourArea(_hull(part)):
+            whole.append(i)
+    if not whole:
+        return clear
+    if n - 1 - len(whole) < 2:
+        return None
+    return np.where(np.isin(lab, whole), 0, clear).astype(np.uint8)
 
 
 def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> Detection:
@@ -292,7 +312,7 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
             cv2.drawContours(filled, [contour - [x, y]], -1, 1, -1)
             if cv2.countNonZero(filled) < settings.solid * area:  # fragments of one faint piece, not a neck
                 filled = sub
-            pieces = _pieces(settings, filled, token_area)
+            pieces = _pieces(settings, filled, token_area, _is_solid(reference, blurred, raw, x, y))
             if len(pieces) > 1:  # each without the bridge the closing made between it and its neighbour
                 pieces = [_apart(p, raw[y:y + bh, x:x + bw]) for p in pieces]
             parts = [_part(p, x, y) for p in pieces]
@@ -338,24 +358,42 @@ def _part(mask: np.ndarray, x: int, y: int):
     return (mask, (x + m["m10"] / m["m00"], y + m["m01"] / m["m00"])) if m["m00"] else None
 
 
-def _pieces(settings: Settings, filled: np.ndarray, token_area: float) -> list[np.ndarray]:
+def _is_solid(reference: Reference, level: np.ndarray, raw: np.ndarray, x: int, y: int):
+    """For a part ``g`` of the blob whose box starts at (x, y): whether it is what whole tokens look like,
+    changed all over (not the fragments of a faint piece joined by their hull) and not the board in shade."""
+    def solid(g: np.ndarray) -> bool:
+        h, w = g.shape
+        n = cv2.countNonZero(g)
+        if cv2.countNonZero(g & raw[y:y + h, x:x + w]) < 0.75 * n:
+            return False
+        ref = reference.image[y:y + h, x:x + w].astype(np.float32) + 4.0
+        ratio = (level[y:y + h, x:x + w].astype(np.float32) + 4.0) / ref
+        lo, hi = ratio.min(2), ratio.max(2)
+        shade = (g > 0) & (hi < 0.95) & (lo > 0.25) & (hi < lo * 1.25)
+        return int(shade.sum()) < 0.5 * n
+    return solid
+
+
+def _pieces(settings: Settings, filled: np.ndarray, token_area: float, solid=None) -> list[np.ndarray]:
     """A large blob (its filled outline) cut into the pieces it holds, each as its convex hull.
 
-    Touching pieces meet at a neck: the cores of the blob (farther than ``core_share`` of a token's
-    radius from its outline) come apart there, and every pixel goes to the nearest core. A core that
-    is still far longer than wide (tokens side by side along a straight edge) is cut into as many
-    compact parts as its area holds squares of its own width. A large compact piece (a Mountain)
-    stays one piece, whatever its size. Deterministic: the same blob always gives the same pieces.
+    Every piece is convex, so within one piece the distance to the outline rises to a single summit; where
+    pieces touch, it dips at the neck between their summits. The blob is cut at every neck clearly lower
+    than both summits it parts (``neck_share`` of the lower one; a stack's offset tokens dip only a little),
+    whatever the pieces' sizes (a Fortress against a token is two pieces, a Mountain one): the cores are the
+    blob above the level that parts the most such summits, and every pixel goes to the nearest core. A core
+    that is still far longer than wide (tokens side by side along a straight edge: no neck) is cut into as
+    many compact parts as its area holds squares of its own width. Deterministic: the same blob always
+    gives the same pieces.
     """
     r = np.sqrt(token_area / np.pi)
     dist = cv2.distanceTransform(filled, cv2.DIST_L2, 3)
-    cores = (dist > settings.core_share * r).astype(np.uint8)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=8)
-    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 3]
+    lab = _summits(settings, dist, r)
+    keep = [] if lab is None else list(range(1, int(lab.max()) + 1))
     if len(keep) <= 1:
         groups = [filled]
     else:
-        src = np.where(np.isin(lab, keep), 0, 255).astype(np.uint8)
+        src = np.where(lab > 0, 0, 255).astype(np.uint8)
         _, near = cv2.distanceTransformWithLabels(src, cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_CCOMP)
         groups = [(filled & (near == j)).astype(np.uint8) for j in np.unique(near[src == 0])]
     out = []
@@ -364,10 +402,16 @@ def _pieces(settings: Settings, filled: np.ndarray, token_area: float) -> list[n
         if area == 0:
             continue
         # Its width: of its convex hull (a notch in a faint piece's outline does not make it two).
+        points = cv2.convexHull(cv2.findNonZero(g))
         hull = np.zeros_like(g)
-        cv2.fillPoly(hull, [cv2.convexHull(cv2.findNonZero(g))], 1)
+        cv2.fillPoly(hull, [points], 1)
         width = float(cv2.distanceTransform(hull, cv2.DIST_L2, 3).max())
         k = int(np.clip(np.floor(area / (3.5 * width * width) + 0.35), 1, 6)) if width > 0 else 1
+        # And its length against its width (the smallest box around it): pieces in a row, one piece a
+        # half narrower than the other or overlapping a little, fill less of the squares of their width.
+        _, (bw, bh), _ = cv2.minAreaRect(points)
+        if min(bw, bh) > 0 and (solid is None or solid(g)):
+            k = max(k, int(min(np.floor(max(bw, bh) / min(bw, bh) + settings.row_share), area / (0.5 * token_area), 6)))
         out += _split(g, k) if k > 1 else [g]
     hulls = []
     for m in out:
@@ -378,6 +422,33 @@ def _pieces(settings: Settings, filled: np.ndarray, token_area: float) -> list[n
         cv2.fillPoly(h, [hull], 1)
         hulls.append(h)
     return hulls
+
+
+def _summits(settings: Settings, dist: np.ndarray, r: float) -> np.ndarray | None:
+    """The cores of a blob's pieces (labels 1..n, as ``cv2.connectedComponents``), from its distance transform
+    ``dist``: of the levels from ``core_share`` of a token's radius ``r`` up, the lowest where the most parts
+    stand apart, each rising to a summit of at least ``core_share`` of ``r`` (smaller bumps are the rim's) and
+    above the level by a clear margin (the level at most ``neck_share`` of its summit). None: one piece."""
+    top = float(dist.max())
+    best, count = None, 1
+    level = settings.core_share * r
+    while level < top:
+        n, lab = cv2.connectedComponents((dist > level).astype(np.uint8), connectivity=8)
+        if n - 1 > count:
+            peaks = np.zeros(n, np.float32)
+            np.maximum.at(peaks, lab.ravel(), dist.ravel())
+            clear = [i for i in range(1, n) if peaks[i] * settings.neck_share >= level
+                     and peaks[i] >= settings.core_share * r * 1.5]
+            if len(clear) > count:
+                best, count = (lab, clear), len(clear)
+        level *= 1.15
+    if best is None:
+        return None
+    lab, clear = best
+    out = np.zeros(lab.shape, np.int32)
+    for j, i in enumerate(clear, 1):
+        out[lab == i] = j
+    return out
 
 
 def _hull(mask: np.ndarray) -> np.ndarray | None:

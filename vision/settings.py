@@ -31,6 +31,8 @@ class Settings:
     min_token_share: float = 0.3    # blobs smaller than this share of a token are noise
     split_at: float = 1.5           # a blob this many tokens large is looked at for touching pieces
     core_share: float = 0.45        # a piece's core lies this share of a token's radius inside its outline
+    row_share: float = 0.45         # a blob 2 - row_share times longer than wide is two pieces in a row
+    neck_share: float = 0.75        # touching pieces are cut where the blob narrows to this share of the smaller one
     solid: float = 0.8              # a blob filling less of its hull is fragments of one piece (cut as its hull)
     occluder_tokens: float = 7.0    # a blob this many tokens large is a hand or arm
     occluded_tokens: float = 0.25   # a region with this many tokens' area under an occluder is occluded

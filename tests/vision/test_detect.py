@@ -116,3 +116,66 @@ def test_a_large_piece_with_a_notch_in_its_outline_stays_one_piece(settings):
     cv2.circle(blob, (23, 23), 21, 1, -1)
     cv2.fillPoly(blob, [np.array([[0, 14], [16, 20], [16, 28], [0, 34]], np.int32)], 0)  # a notch on the left
     assert len(_pieces(settings, blob, 456.0)) == 1
+
+
+def _pair_counts(settings, geometry2p, design_seed: int, pieces, seed: int = 41) -> list[int]:
+    """For each piece, the blobs detected on a roomy region where it lies against a race token (the foreign
+    printing: pieces of their own sizes and shapes), one frame each."""
+    from vision.geometry import inside_distance
+    from vision.render import Placed
+    session = Session(geometry2p, seed, design_seed, small("foreign", relight=False, glare_spots=0))
+    cal = Calibration.build(settings, geometry2p, session.empty())
+    ref = cal.reference
+    rid = max(geometry2p.regions, key=lambda r: inside_distance(geometry2p.regions[r])[0].max())
+    dist, lo = inside_distance(geometry2p.regions[rid])
+    y, x = np.unravel_index(int(np.argmax(dist)), dist.shape)
+    centre = np.array([x, y], float) + lo
+    race = next(lab for lab in session.designs if lab not in ("mountain",) and session.designs[lab].size == 1.0
+                and not lab.endswith("-decline") and lab != "lost-tribe")
+    tok = geometry2p.token_mm
+    rng = np.random.default_rng(seed)
+    counts = []
+    for piece in pieces:
+        wide = session.designs[piece].size * tok
+        a = rng.uniform(0, 2 * np.pi)
+        at = centre + 0.86 * (tok + wide) / 2 * np.array([np.cos(a), np.sin(a)])  # laid against it, as players do
+        tokens = [Placed(race, *centre, float(rng.uniform(-15, 15))), Placed(piece, *at, float(rng.uniform(-15, 15)))]
+        img, _ = session.render(tokens, None, rng, play=True)
+        det = detect(settings, ref, rectify(settings, img, cal.registration, ref.raster))
+        counts.append(sum(b.region == rid for b in det.blobs))
+    return counts
+
+
+def test_a_piece_against_a_race_token_is_two_pieces_whatever_its_size(settings, geometry2p):
+    """Issue 20, cause 4: an Encampment (smaller than a race token), a Fortress or a Troll's Lair (larger)
+    laid against a race token make one merged blob; it holds two pieces, not one and not three."""
+    pieces = ("encampment", "fortress", "troll-lair", "hero")
+    for design_seed in (132, 174):  # the foreign printing of two development seeds
+        assert _pair_counts(settings, geometry2p, design_seed, pieces) == [2] * len(pieces), design_seed
+
+
+def test_a_small_piece_in_a_row_with_a_token_is_cut_off(settings):
+    """A token and a slightly smaller square piece edge to edge and a little overlapping: no neck, and not
+    twice as long as wide; still two pieces. A piece half as long again as wide (a stack's offset) stays one."""
+    token_area = np.pi * 14 ** 2
+    row = _discs((25, 24, 15), size=(80, 60))
+    cv2.rectangle(row, (11, 34), (38, 58), 1, -1)   # as wide as the token: no neck where they meet
+    assert len(_pieces(settings, row, token_area)) == 2
+    stack = np.zeros((80, 80), np.uint8)
+    cv2.rectangle(stack, (20, 20), (45, 45), 1, -1)
+    cv2.rectangle(stack, (26, 24), (51, 49), 1, -1)
+    assert len(_pieces(settings, stack, token_area)) == 1
+
+
+def test_whole_tokens_close_together_are_not_joined_as_fragments():
+    """Two whole tokens whose faint surroundings touch are two pieces, not the hull of both; the cap and rim
+    bits of one faint piece are still joined."""
+    from vision.detect import _fragments
+    token_area = np.pi * 13 ** 2
+    two = _discs((30, 40, 13), (58, 40, 13))
+    assert _fragments(two, token_area) is None
+    bits = np.zeros((80, 120), np.uint8)
+    cv2.circle(bits, (50, 30), 6, 1, -1)
+    cv2.ellipse(bits, (50, 40), (22, 22), 0, 20, 80, 1, 3)
+    cv2.ellipse(bits, (50, 40), (22, 22), 0, 200, 250, 1, 3)
+    assert (_fragments(bits, token_area) == bits).all()
