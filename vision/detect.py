@@ -2,7 +2,9 @@
 
 Each changed blob is assigned to the region under its centre. A blob as large as several tokens is
 split into that many pieces; a blob far larger than any pile of tokens, or one reaching in from
-the edge of the view, is an occluder (a hand or an arm) and the regions under it are occluded.
+the edge of the view, is an occluder (a hand or an arm) and the regions under it are occluded;
+but only what is left of it where the board's print does not show through (a shadow or a lamp's
+glare spot is the board under other light, not a hand).
 """
 from __future__ import annotations
 
@@ -67,6 +69,13 @@ class Reference:
         grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
         base = cv2.dilate(grad, np.ones((3, 3), np.uint8)).astype(np.float32)
         self.edge_limit = base + settings.edge_threshold * (gray.astype(np.float32) + 12.0)
+        # The board's print window by window (``lit_window``, at half size): what shows through a shadow or glare.
+        k = (settings.lit_window, settings.lit_window)
+        self.half_grey = _detail(settings, cv2.cvtColor(self.half, cv2.COLOR_BGR2GRAY))
+        self.half_mean = cv2.blur(self.half_grey, k)
+        spread = np.sqrt(np.maximum(cv2.blur(self.half_grey * self.half_grey, k) - self.half_mean ** 2, 0))
+        self.half_spread = np.maximum(spread, 1e-3)
+        self.textured = spread >= settings.lit_texture
 
 
 def blinded_share(reference: Reference, bbox) -> float:
@@ -114,14 +123,17 @@ def _light(settings: Settings, frame: np.ndarray, reference: Reference) -> np.nd
     v, u = np.mgrid[0:gy, 0:gx].astype(np.float32)
     u, v = (u.ravel() + 0.5) / gx - 0.5, (v.ravel() + 0.5) / gy - 0.5
     A = np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], 1)
-    keep = np.ones(len(grid), bool)
     fit = np.repeat(np.median(grid, 0)[None], len(grid), 0)
-    for _ in range(3):  # fit, drop the cells far from the fit, fit again
+    keep = np.ones(len(grid), bool)
+    # Drop the cells far from the fit, fit again, closer each time: a glare spot the empty board did not have
+    # (cells two or three times as bright) must not bend the surface on its way out.
+    for tolerance in (0.5, 0.25, 0.1, 0.1):
+        keep = np.abs(grid / fit - 1).max(1) < tolerance
         if keep.sum() < 12:
             break
         coef, *_ = np.linalg.lstsq(A[keep], grid[keep], rcond=None)
         fit = np.maximum(A @ coef, 0.05).astype(np.float32)
-        keep = np.abs(grid / fit - 1).max(1) < 0.1
+    keep = np.abs(grid / fit - 1).max(1) < 0.1
     overall = np.median(grid[keep] if keep.sum() >= 6 else grid, axis=0)
     fit = fit.reshape(gy, gx, 3)
     return fit if np.abs(fit / overall - 1).max() > settings.light_tolerance else overall
@@ -179,13 +191,58 @@ def _gains_at(g: np.ndarray, u: np.ndarray, v: np.ndarray) -> list[tuple]:
     return [tuple(float(x) for x in row) for row in (top * by + bottom * ay).tolist()]
 
 
-def _shadow(reference: Reference, level: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Where ``mask`` is only the board in shade (darker, its colour unchanged): a hand's shadow."""
+def _detail(settings: Settings, grey: np.ndarray) -> np.ndarray:
+    """The print's detail: grey less its surroundings (``lit_detail`` px), so that the slope of light across a
+    shadow's soft edge is not taken for print."""
+    grey = grey.astype(np.float32)
+    if settings.lit_detail <= 0:
+        return grey
+    return grey - cv2.GaussianBlur(grey, (0, 0), settings.lit_detail)
+
+
+def _lit_board(settings: Settings, reference: Reference, level: np.ndarray, rectified: np.ndarray,
+               mask: np.ndarray) -> np.ndarray:
+    """Where ``mask`` is the board itself under other light (a hand's shadow, a lamp's glare spot): its print and
+    texture still show. The frame's grey, window by window, correlates with the reference's there; on a hand
+    (or a token) it does not. Also where the camera is blinded (no sign of a hand) and, where the board has no
+    print to tell, where it is only darker with its colour unchanged (``_shadow``). Measured at half size."""
+    out = np.zeros(mask.shape, bool)
+    x, y, w, h = cv2.boundingRect(mask)
+    if w == 0:
+        return out
+    k, f = settings.lit_window, FAINT_STEP
+    hh, hw = reference.half.shape[:2]
+    X0, Y0 = max(0, x // f - k), max(0, y // f - k)
+    X1, Y1 = min(hw, (x + w) // f + k + 1), min(hh, (y + h) // f + k + 1)
+    if X1 <= X0 or Y1 <= Y0:
+        return out
+    half = _shrink(level[Y0 * f:Y1 * f, X0 * f:X1 * f])
+    g = _detail(settings, cv2.cvtColor(half, cv2.COLOR_BGR2GRAY))
+    box = (k, k)
+    mg = cv2.blur(g, box)
+    sg = np.sqrt(np.maximum(cv2.blur(g * g, box) - mg * mg, 1e-6))
+    ncc = (cv2.blur(g * reference.half_grey[Y0:Y1, X0:X1], box) - mg * reference.half_mean[Y0:Y1, X0:X1])
+    ncc /= sg * reference.half_spread[Y0:Y1, X0:X1]
+    textured = reference.textured[Y0:Y1, X0:X1]
+    good = textured & (ncc >= settings.lit_correlation)
+    if not textured.all():  # no print to tell: the board only darker, its colour unchanged
+        good |= ~textured & _shadow(reference.half[Y0:Y1, X0:X1], half, (~textured).view(np.uint8))
+    share = cv2.blur(good.astype(np.float32), box)
+    lit = cv2.resize((share >= 0.5).view(np.uint8), ((X1 - X0) * f, (Y1 - Y0) * f), interpolation=cv2.INTER_NEAREST)
+    y1, x1 = min(Y1 * f, mask.shape[0]), min(X1 * f, mask.shape[1])
+    out[Y0 * f:y1, X0 * f:x1] = lit[:y1 - Y0 * f, :x1 - X0 * f] > 0
+    # Where the camera is blinded (every channel at its top), nothing says a hand is there.
+    out[y:y + h, x:x + w] |= cv2.inRange(rectified[y:y + h, x:x + w], (settings.saturated,) * 3, (255,) * 3) > 0
+    return out & (mask > 0)
+
+
+def _shadow(board: np.ndarray, level: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Where ``mask`` is only the board (the reference ``board``) in shade, darker with its colour unchanged."""
     out = np.zeros(mask.shape, bool)
     x, y, w, h = cv2.boundingRect(mask)  # of its nonzero pixels
     if w == 0:
         return out
-    ref = reference.image[y:y + h, x:x + w].astype(np.float32) + 4.0
+    ref = board[y:y + h, x:x + w].astype(np.float32) + 4.0
     ratio = (level[y:y + h, x:x + w].astype(np.float32) + 4.0) / ref
     b, g, r = ratio[..., 0], ratio[..., 1], ratio[..., 2]
     lo, hi = np.minimum(np.minimum(b, g), r), np.maximum(np.maximum(b, g), r)
@@ -293,16 +350,37 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
     typical = areas[(areas > 0.5 * nominal) & (areas < 1.4 * nominal)]
     token_area = float(np.median(typical)) if len(typical) >= 5 else nominal
     h, w = mask.shape
+
+    def occluder_like(hull, area) -> bool:
+        x, y, bw, bh = cv2.boundingRect(hull)
+        edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
+        return area > settings.occluder_tokens * token_area or (edge and area > 1.5 * token_area)
+
     occ_mask = np.zeros_like(mask)
-    blobs = []
+    kept = []
     for contour, hull, area in zip(contours, hulls, areas):
+        if area >= settings.min_token_share * token_area and occluder_like(hull, area):
+            cv2.drawContours(occ_mask, [contour], -1, 1, -1)
+        else:
+            kept.append((contour, hull, area))
+    if occ_mask.any():
+        # A shadow or a glare spot is the board under other light, not a hand: what is left without it is the
+        # hand (still as large as one) and the tokens that only the light joined to it.
+        rest = occ_mask & ~_lit_board(settings, reference, blurred, rectified, occ_mask).view(np.uint8)
+        rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        occ_mask = np.zeros_like(mask)
+        for c in cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+            hull = cv2.convexHull(c)
+            area = cv2.contourArea(hull)
+            if occluder_like(hull, area):
+                cv2.drawContours(occ_mask, [c], -1, 1, -1)
+            else:
+                kept.append((c, hull, area))
+    blobs = []
+    for contour, hull, area in kept:
         if area < settings.min_token_share * token_area:
             continue
         x, y, bw, bh = cv2.boundingRect(hull)
-        edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
-        if area > settings.occluder_tokens * token_area or (edge and area > 1.5 * token_area):
-            cv2.drawContours(occ_mask, [contour], -1, 1, -1)
-            continue
         sub = np.zeros((bh, bw), np.uint8)
         cv2.fillPoly(sub, [hull - [x, y]], 1)
         if area < settings.split_at * token_area:
@@ -330,9 +408,7 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
     blobs = [Blob(*b, gain) for b, gain in zip(blobs, gains)]
     occluded = set()
     if occ_mask.any():
-        # What the hand covers: its blob without its shadow (shade over the board is not a hand).
-        cover_mask = occ_mask.astype(bool) & ~_shadow(reference, blurred, occ_mask)
-        inside = raster.labels[cover_mask]
+        inside = raster.labels[occ_mask.view(bool)]
         cover = np.bincount(inside[inside >= 0], minlength=len(raster.ids))
         hit = cover > settings.occluded_tokens * token_area
         occluded = {int(raster.ids[k]) for k in np.nonzero(hit)[0]}

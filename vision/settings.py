@@ -35,7 +35,12 @@ class Settings:
     neck_share: float = 0.75        # touching pieces are cut where the blob narrows to this share of the smaller one
     solid: float = 0.8              # a blob filling less of its hull is fragments of one piece (cut as its hull)
     occluder_tokens: float = 7.0    # a blob this many tokens large is a hand or arm
-    occluded_tokens: float = 0.25   # a region with this many tokens' area under an occluder is occluded
+    occluded_tokens: float = 0.5    # a region with half a token's area under a hand is occluded (one could lie hidden)
+    # The board under other light (a shadow, a glare spot) is not a hand: its print shows through.
+    lit_window: int = 5             # side of the window (half-size px) in which the frame's print is compared
+    lit_correlation: float = 0.5    # correlation with the reference's print there that is the board itself
+    lit_detail: float = 2.0         # print is grey less its surroundings this wide (half-size px): no slope of light
+    lit_texture: float = 1.5        # grey levels of print (std in the window) the board needs for that test
     glare_correction: bool = False  # subtract the lamp's glare seen on the empty board from token colours
     glare_min: float = 20.0         # grey levels of colourless excess over a region's colour that count as glare
     saturated: int = 245            # reference pixels this bright are blinded by glare: lower confidence

@@ -1,0 +1,78 @@
+"""Occlusion: only a hand or an arm hides a region; the board under other light (a shadow, a glare spot
+of the lamp at play) does not, and tokens in that light are still read."""
+import cv2
+import numpy as np
+
+from vision.detect import detect
+from vision.observe import Calibration, observe
+from vision.register import rectify
+from vision.render import Session, random_state
+
+from .conftest import DESIGN, region_accuracy, small
+
+
+def _spot(shape, cx, cy, sigma, peak):
+    """A lamp's glare: a round, colourless, smooth excess of light."""
+    h, w = shape[:2]
+    gx = np.exp(-((np.arange(w) - cx) ** 2) / (2 * sigma ** 2)).astype(np.float32)
+    gy = np.exp(-((np.arange(h) - cy) ** 2) / (2 * sigma ** 2)).astype(np.float32)
+    return (peak * np.outer(gy, gx))[..., None]
+
+
+def test_a_glare_spot_the_empty_board_did_not_have_hides_no_region(settings, geometry2p, model):
+    """The lamp at play throws glare spots that were not there at calibration (one inside the board, one at the
+    edge of the view): no region is flagged occluded, and the tokens in and beside the glare are read."""
+    session = Session(geometry2p, 41, DESIGN, small("clean"))
+    cal = Calibration.build(settings, geometry2p, session.empty())
+    h, w = session._light.shape[:2]
+    session._glare = _spot((h, w), 0.45 * w, 0.5 * h, 0.05 * w, 170) + _spot((h, w), 0.8 * w, 0.1 * h, 0.04 * w, 150)
+    right = total = 0
+    for k in range(3):
+        img, truth = session.frame(random_state(geometry2p, np.random.default_rng(20 + k)))
+        obs, _ = observe(settings, cal, model, img)
+        assert not [rid for rid, v in obs.regions.items() if v.occluded]
+        r, t = region_accuracy(truth, obs)
+        right, total = right + r, total + t
+    assert right / total >= 0.9, f"{right}/{total}"
+
+
+def _band(settings, session, calibration):
+    """The rectified empty board, and a band across it from the edge of the view, as wide as an arm."""
+    ref = calibration.reference
+    rect = rectify(settings, session.empty(), calibration.registration, ref.raster)
+    band = np.zeros(rect.shape[:2], bool)
+    h, w = band.shape
+    band[int(0.4 * h):int(0.4 * h) + int(70 * settings.px_per_mm), :int(0.6 * w)] = True
+    return rect, band
+
+
+def _under(reference, band) -> set:
+    inside = reference.raster.labels[band]
+    counts = np.bincount(inside[inside >= 0], minlength=len(reference.raster.ids))
+    return {int(reference.raster.ids[k]) for k in np.nonzero(counts > 2000)[0]}
+
+
+def test_a_shadow_across_the_board_hides_nothing(settings, clean_session, clean_calibration):
+    """An arm's shadow (its edge soft, a few millimetres wide) is the board in shade, not an arm."""
+    rect, band = _band(settings, clean_session, clean_calibration)
+    soft = cv2.GaussianBlur(band.astype(np.float32), (0, 0), 4 * settings.px_per_mm)
+    shade = rect.astype(np.float32) * (1 - 0.45 * soft)[..., None]
+    det = detect(settings, clean_calibration.reference, shade.astype(np.uint8))
+    assert not det.occluded and not det.blobs
+
+
+def test_an_arm_the_colour_of_the_board_in_shade_is_an_arm(settings, clean_session, clean_calibration):
+    """An arm whose colour is, everywhere, what the board beneath looks like in shade (but with its own shading,
+    no print of the board through it) is an arm: the regions under it are occluded."""
+    rect, band = _band(settings, clean_session, clean_calibration)
+    arm = rect.astype(np.float32)
+    labels = clean_calibration.reference.raster.nearest
+    skin = np.zeros_like(arm)
+    for k in np.unique(labels[band]):  # over each region, the colour of that region in shade
+        skin[labels == k] = arm[labels == k].mean(0) * 0.55
+    shading = cv2.resize(np.random.default_rng(3).normal(1.0, 0.06, (12, 24)).astype(np.float32), band.shape[::-1],
+                         interpolation=cv2.INTER_CUBIC)
+    arm[band] = skin[band] * shading[band][:, None]
+    det = detect(settings, clean_calibration.reference, np.clip(arm, 0, 255).astype(np.uint8))
+    under = _under(clean_calibration.reference, band)
+    assert under and under <= det.occluded
