@@ -110,6 +110,11 @@ def _mean3(x: np.ndarray) -> np.ndarray:
     return (x[..., 0] + x[..., 1] + x[..., 2]) / 3
 
 
+# cv2.remap takes images of fewer than SHRT_MAX (32767) rows: the tokens stacked one above another go to it
+# in batches of at most this many rows.
+REMAP_ROWS = 32766
+
+
 def _emblem(lum: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
     """Relative brightness on circles around each token's centre (bilinear): per circle its mean and the
     magnitudes of its first angular harmonics (unchanged by turning the token)."""
@@ -118,9 +123,14 @@ def _emblem(lum: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
     r = np.array(EMBLEM_RADII)[:, None] * s
     dx, dy = (r * np.cos(a)).ravel().astype(np.float32), (r * np.sin(a)).ravel().astype(np.float32)
     mx = (cx[:, None] + dx[None]).astype(np.float32)
-    my = (cy[:, None] + dy[None]).astype(np.float32) + (np.arange(n) * s)[:, None].astype(np.float32)
-    vals = cv2.remap(lum.reshape(n * s, s).astype(np.float32), mx, my, cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_REPLICATE).reshape(n, len(EMBLEM_RADII), EMBLEM_ANGLES)
+    step = max(1, REMAP_ROWS // max(s, 1))
+    vals = np.empty((n, len(EMBLEM_RADII) * EMBLEM_ANGLES), np.float32)
+    for i in range(0, n, step):  # each batch's tokens stacked, one above another
+        j = min(n, i + step)
+        my = (cy[i:j, None] + dy[None]).astype(np.float32) + (np.arange(j - i) * s)[:, None].astype(np.float32)
+        vals[i:j] = cv2.remap(lum[i:j].reshape((j - i) * s, s).astype(np.float32), mx[i:j], my, cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
+    vals = vals.reshape(n, len(EMBLEM_RADII), EMBLEM_ANGLES)
     spec = np.abs(np.fft.rfft(vals, axis=2))[:, :, 1:EMBLEM_HARMONICS + 1] / EMBLEM_ANGLES
     return np.concatenate([vals.mean(2), spec.reshape(n, -1)], 1)
 
