@@ -32,7 +32,7 @@ def unsure_of(observation, below: float) -> set[int]:
             if region.tokens and not region.occluded and region.confidence < below}
 
 
-def misreads(game: Game, seen: View) -> tuple[View, set[int]]:
+def misreads(game: Game, seen: View, told_apart: set[int] = frozenset()) -> tuple[View, set[int]]:
     """The sight with what cannot be on this board taken out, and the regions it was read on (they
     are unsure: something lies there, but not that). A Lost Tribe never moves onto a region; a
     Mountain lies where the map has one; the Dragon, a Hole-in-the-Ground, Heroes, a Fortress or an
@@ -41,7 +41,8 @@ def misreads(game: Game, seen: View) -> tuple[View, set[int]]:
     another token's picture: it is kept as unread (``view.UNREAD``: it tells that tokens lie there,
     and how many) and never compared with the game. One more misread comes from the sides alone: the in-decline sides of
     the races look alike (grey), so another race's in-decline side read on most of the regions of
-    a race is that race's own, turned."""
+    a race is that race's own, turned; but not on the regions ``told_apart``, where this camera
+    read that race's own side since the game last changed them: another side there is a move."""
     brought = {m for t in game.tribes.values()
                for m in t.race.markers_placed + t.power.markers_placed
                + t.race.markers_removed_on_decline + t.power.markers_removed_on_decline}
@@ -61,7 +62,7 @@ def misreads(game: Game, seen: View) -> tuple[View, set[int]]:
 
     out: View = {}
     impossible: set[int] = set()
-    for rid, labels in _grey_sides(game, seen).items():
+    for rid, labels in _grey_sides(game, seen, told_apart).items():
         here: dict[str, int] = {}
         for label, n in labels.items():
             if rid in game.regions and not unread(label) and not possible(rid, label):
@@ -72,7 +73,7 @@ def misreads(game: Game, seen: View) -> tuple[View, set[int]]:
     return out, impossible
 
 
-def _grey_sides(game: Game, seen: View) -> View:
+def _grey_sides(game: Game, seen: View, told_apart: set[int]) -> View:
     """Another race's in-decline side read on most regions of a race (its player declining it, or a
     race in decline already) is that race's own side: the sides look alike."""
     out = seen
@@ -81,7 +82,7 @@ def _grey_sides(game: Game, seen: View) -> View:
         own = race_label(game, tribe.name)
         mine = own if tribe.in_decline else own + DECLINE
         grey = [r for r in held if own not in seen.get(r, {}) and mine not in seen.get(r, {})
-                and any(label_race(label)[1] for label in seen.get(r, {}))]
+                and any(label_race(label)[1] for label in seen.get(r, {})) and r not in told_apart]
         if not grey or 2 * len(grey) < len(held):
             continue
         out = dict(out) if out is seen else out
@@ -115,6 +116,9 @@ class Evidence:
         self.counts: dict[str, dict[int, dict[int, list[int]]]] = {}
         self.doubts: dict[str, dict[int, dict[int, list[int]]]] = {}
         self.sights = 0  # the sights gathered so far (they number the readings)
+        # region -> what the game held there when the camera last read its race in decline's own side
+        # there (``told_apart``)
+        self.own_side: dict[int, tuple] = {}
         self.confidence: dict[int, float] = {}  # region -> vision's confidence in this sight (1 when not given)
         # region -> (its reading, the confidence summed over the sights running that read it so): the vote
         self.streak: dict[int, tuple[tuple, float]] = {}
@@ -126,7 +130,8 @@ class Evidence:
         them), the regions not to judge alone (``unsure``: vision unsure, a blind spot, a region
         contested by two races; minus the tokens moved onto a region, which are trusted), the readings
         before this sight, and the markers sighted before it."""
-        seen, impossible = misreads(game, declined_side(game, seen))
+        seen = declined_side(game, seen)
+        seen, impossible = misreads(game, seen, self.told_apart(game, seen, hidden))
         unsure = set(unsure) | (impossible - hidden)
         self.vote(seen, hidden)
         if seen != self.last_seen:  # during a vote, a change is still one since the vote began
@@ -225,6 +230,17 @@ class Evidence:
         for rid in seen:
             if rid not in hidden and rid not in wrong:
                 self.confirmed[rid] = content(want, rid)
+
+    def told_apart(self, game: Game, seen: View, hidden: set[int]) -> set[int]:
+        """The regions of a race in decline where this camera has read that race's own in-decline
+        side (this sight included) since the game last changed them: it tells the grey sides apart
+        there (see ``misreads``)."""
+        want = expected_view(game)
+        for rid, labels in seen.items():
+            race = game.regions[rid].race if rid in game.regions and rid not in hidden else None
+            if race in game.tribes and game.tribes[race].in_decline and race_label(game, race) in labels:
+                self.own_side[rid] = content(want, rid)
+        return {r for r, held in self.own_side.items() if held == content(want, r)}
 
     def read_right(self, game: Game, regions: set[int]) -> set[int]:
         """Of ``regions``, those the camera last read as the game has them now."""

@@ -76,6 +76,27 @@ def test_a_conquest_by_a_race_in_decline():
     assert flagged(g, 9, {"ratmen-decline": 1}).code == "race-in-decline"
 
 
+def test_a_race_in_decline_put_on_the_region_of_another_race_in_decline_is_flagged():
+    """The in-decline sides look alike, so another race's side read on most regions of a race in
+    decline is taken for that race's own; not on a region the camera read that race's own side on
+    before: there it is a move (Ben's Humans in decline hold one region only)."""
+    g = play(game_with("alchemist ratmen", "swamp humans", "hill elves"), "pick ratmen", "conquer 4",
+             "redeploy 4:12", "end", "pick humans", "conquer 1", "redeploy 1:9", "end", "decline", "decline",
+             "pick elves")
+    assert flagged(g, 1, {"ratmen-decline": 1}).code == "race-in-decline"
+
+
+def test_another_race_in_decline_read_on_a_race_in_decline_never_read_right_is_its_own_side():
+    g = play(game_with("alchemist ratmen", "swamp humans", "hill elves"), "pick ratmen", "conquer 4",
+             "redeploy 4:12", "end", "pick humans", "conquer 1", "redeploy 1:9", "end", "decline", "decline",
+             "pick elves")
+    f = Follower()
+    seen = {**expected_view(g), 1: {"ratmen-decline": 1}}  # this printing's grey sides: misread from the first sight
+    for _ in range(3):
+        out = f.see(g, seen)
+        assert out.raised == [] and out.actions == [] and not out.hold
+
+
 def test_ghouls_in_decline_may_conquer():
     g = play(game_with("alchemist ghouls", "swamp humans"), "pick ghouls", "conquer 4", "redeploy 4:9", "end",
              "pick humans", "redeploy -", "end", "decline", "redeploy -", "end")
