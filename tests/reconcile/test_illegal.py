@@ -157,3 +157,32 @@ def test_a_region_redeployed_at_the_end_of_a_turn_is_judged_at_the_next_sight():
     seen[4] = {"ratmen": 14}  # the Ratmen have 12 tokens in all
     f.see(g, seen)
     assert [a.code for a in f.see(g, seen).raised] == ["count"]
+
+
+def test_an_illegal_move_that_goes_and_comes_back_in_the_same_turn_is_raised_once():
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 1")
+    f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
+    wrong = {**expected_view(g), 0: {"ratmen": 2}}
+    assert [a.code for a in f.see(g, wrong).raised] == ["water"]
+    assert f.see(g, expected_view(g)).in_sync  # put right (or a flicker gone)
+    out = f.see(g, wrong)  # the same move again this turn: it stands again, not raised again
+    assert out.raised == [] and [a.code for a in out.alerts] == ["water"]
+
+
+def test_another_illegal_move_on_the_same_region_is_raised_again():
+    """The table put the first one right; a later turn's move onto the same Sea is news."""
+    g = play(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 1")
+    f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
+    assert [a.code for a in f.see(g, {**expected_view(g), 0: {"ratmen": 2}}).raised] == ["water"]
+    assert f.see(g, expected_view(g)).in_sync
+    play(g, "redeploy 1:12", "end", "pick humans", "conquer 4")
+    assert f.see(g, expected_view(g)).in_sync
+    out = f.see(g, {**expected_view(g), 0: {"humans": 2}})
+    assert [(a.code, a.region, a.player) for a in out.raised] == [("water", 0, "Ben")]
+    assert f.see(g, expected_view(g)).in_sync
+    play(g, "redeploy 4:9", "end", "redeploy 1:12", "end", "conquer 3")
+    assert f.see(g, expected_view(g)).in_sync
+    out = f.see(g, {**expected_view(g), 0: {"humans": 2}})  # the same race, another turn
+    assert [(a.code, a.region) for a in out.raised] == [("water", 0)]
