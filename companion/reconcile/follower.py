@@ -97,11 +97,19 @@ class Follower:
             self._voted()
             self.standing.keep(hidden | unsure)
             self.question = None
-            ev.remember_unseen(game, trusting(game, seen, unsure), [])
-            ev.confirm(game, seen, hidden, [])
-            return Outcome(alerts=self.standing.values(),
-                           amend=co.amendments(game, seen, sighted_before, hidden | unsure, hidden),
-                           trace=trace + ["chosen: nothing to do (the board agrees with the game)"] if self.explain else [])
+            # a resettlement still due whose tokens this sight shows no more of (under stacks): taken
+            # now, as seen, while the race's regions still show it (its player's next turn lifts
+            # them), unless a hand is over one of them (the tokens are still being put down)
+            due = self._resettled_first(game) if not set(_resettling(game)) & hidden else []
+            self._used(due, game)
+            now = after(game, due)
+            ev.remember_unseen(now, trusting(now, seen, unsure), [])
+            ev.confirm(now, seen, hidden, [])
+            return Outcome(actions=due, alerts=self.standing.values(),
+                           amend=co.amendments(now, seen, sighted_before, hidden | unsure, hidden, settled=len(game.history)),
+                           trace=trace + [f"chosen: {_actions(due)} (the board agrees with the game)"
+                                          if due else "chosen: nothing to do (the board agrees with the game)"]
+                           if self.explain else [])
         # corrections the sight asks for before anything new: a missed placement, a lighter defence
         missed = co.missed_placements(game, seen, sighted_before, hidden | unsure)
         if missed:  # a Fortress placed under a stack, seen since: into the turn it was placed in
@@ -111,6 +119,7 @@ class Follower:
         if first:  # a conquest the game finds too costly: the defenders were fewer, some lay elsewhere
             game = replaced(game, first)
         # hypotheses: the legal actions that explain the sight
+        self.hints.before = previous
         found = search(game, seen, hidden | unsure, self.hints, ev.unseen, ev.room)
         if self.explain:
             trace += [f"hypothesis: {_actions(e.actions)} leaves {len(e.remaining)} difference(s)" for e in found]
@@ -431,6 +440,13 @@ class Follower:
             self.hints.target = None
         if any(isinstance(a, EndTurn) for a in actions):  # a die face or a target kept is for one turn only
             self.hints = Hints()
+
+
+def _resettling(game: Game) -> list[int]:
+    """The regions of the race whose resettlement is due now (none when none is)."""
+    if game.phase != "resettlement" or game.finished or not game.resettle_queue:
+        return []
+    return game.regions_of(game.resettle_queue[0][1])
 
 
 def _turn(game: Game) -> int:

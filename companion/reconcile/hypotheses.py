@@ -47,6 +47,8 @@ class Hints:
     die: int | None = None  # a Reinforcement Die face rolled and not yet used
     target: int | None = None  # a final conquest attempt declared on the dashboard
     end_turn: bool = False  # the table confirmed the end of the step
+    # the camera's readings before this sight: a decline turns over the tokens a redeployment just showed
+    before: View = field(default_factory=dict)
     assumed: list[str] = field(default_factory=list)
 
 
@@ -202,7 +204,7 @@ def propose(g: Game, seen: View, diffs: list[Difference], die: int | None, hints
             if d.label == pieces.FORTRESS and d.seen > d.expected:
                 out.append((Fortify(r), False))
         if _declining(g, me, diffs):
-            out.append((_decline_first(g, active, unknown, room), False))
+            out.append((_decline_first(g, active, hints.before, unknown, room), False))
         if die is not None and hints.target is not None:
             out += [(a, True) for a in attempts(g, hints.target)]
         # Heroes or Encampments on a region that had none: placed after the redeployment (one more
@@ -232,13 +234,18 @@ def _declining(g: Game, me: int, diffs: list[Difference]) -> bool:
                           for t in g.tribes_of(me) if t.in_decline for d in diffs)
 
 
-def _decline_first(g: Game, active, unknown: set[int], room: dict[int, int] | None) -> Action:
+def _decline_first(g: Game, active, before: View, unknown: set[int], room: dict[int, int] | None) -> Action:
     """The first step of a decline seen during the conquests: the decline itself, or, when the rules
     let the race decline after the turn's scoring (Stout), the troop redeployment as seen first. The
     board is the same either way, but a race declined after scoring scores as an active race, so a
     player who may do so does (the decline follows in the redeployment phase). The tokens turned
-    over show one a region whatever lay there: the redeployment keeps them as the game has them."""
-    redeploy = guess_redeploy(g, active, expected_view(g), unknown=unknown, room=room)
+    over show one a region whatever lay there: the redeployment is the one the camera read ``before``
+    (the sight before the decline), else the tokens as the game has them."""
+    label = race_label(g, active.name)
+    shown = {r: before[r] for r in g.regions_of(active.name) if before.get(r, {}).get(label)}
+    redeploy = guess_redeploy(g, active, {**expected_view(g), **shown}, unknown=unknown, room=room)
+    if g.explain(redeploy) is not None:
+        redeploy = guess_redeploy(g, active, expected_view(g), unknown=unknown, room=room)
     if g.explain(redeploy) is None and after(g, [redeploy]).explain(Decline()) is None:
         return redeploy
     return Decline()

@@ -214,13 +214,14 @@ def test_a_resettlement_seen_with_more_tokens_than_the_hand_is_taken_and_the_cou
     g = act(game_with("alchemist ratmen", "commando humans"), "pick ratmen", "conquer 4", "conquer 9",
             "redeploy 4:3 9:9", "end", "pick humans")
     g.tribes["humans"].hand = 10
-    act(g, "conquer 4", "redeploy 4:10", "end")
+    act(g, "conquer 4", "redeploy 4:10")
+    f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
+    act(g, "end")
     assert g.phase == "resettlement" and g.tribes["ratmen"].hand == 2
     seen = expected_view(g)
     seen[9] = {"ratmen": 12}  # one more than the 9 + 2 there can be (a token of another stack counted twice)
     assert resettlement(g, g.tribes["ratmen"], seen).notation() == "resettle ratmen 9:2"
-    f = Follower()
-    assert f.see(g, expected_view(g)).in_sync
     out = f.see(g, seen)
     assert [a.notation() for a in out.actions] == ["resettle ratmen 9:2"]
     out.apply_to(g)
@@ -363,9 +364,17 @@ def test_a_die_rolled_while_a_resettlement_hides_under_a_stack_takes_the_resettl
             "end", "pick humans", "conquer 3", "conquer 4", "redeploy 3:4 4:5", "end")
     assert g.phase == "resettlement"
     f = Follower()
-    assert f.see(g, expected_view(g)).actions == []  # the Ratmen's token back under their stack on 9: no change
+    # the Ratmen's token back under their stack on 9, a hand still over it: not taken yet
+    assert f.see(g, expected_view(g), hidden={9}).actions == []
     out = f.die(g, 2)  # the Ratmen's turn: Berserk rolls before a conquest
     assert [a.notation() for a in out.actions] == ["resettle ratmen 9:1", "roll 2"]
+
+
+def test_a_resettlement_under_a_stack_is_taken_at_the_first_sight_that_shows_no_hand_over_it():
+    g = act(game_with("berserk ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9", "redeploy 4:2 9:10",
+            "end", "pick humans", "conquer 3", "conquer 4", "redeploy 3:4 4:5", "end")
+    f = Follower()
+    assert [a.notation() for a in f.see(g, expected_view(g)).actions] == ["resettle ratmen 9:1"]
 
 
 def test_a_die_face_kept_in_one_turn_is_not_used_in_the_next():
@@ -383,8 +392,7 @@ def test_a_resettled_token_first_hidden_under_a_stack_moves_in_the_record_when_i
             "redeploy 4:2 9:5 10:5", "end", "pick humans", "conquer 3", "conquer 4", "redeploy 3:4 4:5", "end")
     f = Follower()
     seen = expected_view(g)  # the Ratmen's one token back under a stack: the camera guesses region 9
-    assert f.see(g, seen).actions == []
-    act(g, *[a.notation() for a in f.confirm(g).actions])  # the table ends the step
+    act(g, *[a.notation() for a in f.see(g, seen).actions])
     index = next(k for k, a in enumerate(g.history) if a.notation().startswith("resettle"))
     assert g.history[index].notation() == "resettle ratmen 9:1"
     seen = {**expected_view(g), 9: {"ratmen": 5}, 10: {"ratmen": 6}}  # a later sight: six on region 10
@@ -524,6 +532,18 @@ def test_a_stout_race_declining_is_taken_after_its_redeployment_and_scoring():
     assert expected_view(trial) == seen and trial.current_player == 1
 
 
+def test_a_stout_race_declining_is_redeployed_as_the_camera_read_it_before_the_tokens_turned():
+    """The tokens turned over show one a region: the redeployment is the one the sight before read
+    (a stack of five on region 4 hides the rest, fewer on region 9 than the game had there)."""
+    g = act(game_with("stout ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9",
+            "redeploy 4:6 9:6", "end", "pick humans", "redeploy -", "end")
+    f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
+    assert f.see(g, {**expected_view(g), 4: {"ratmen": 5}, 9: {"ratmen": 3}}).actions == []
+    out = f.see(g, {**expected_view(g), 4: {"ratmen-decline": 1}, 9: {"ratmen-decline": 1}})
+    assert [a.notation() for a in out.actions] == ["redeploy 4:9 9:3", "decline"] and out.raised == []
+
+
 def test_a_stout_race_holding_no_region_declines_when_its_older_race_in_decline_leaves_the_map():
     """A Stout race whose only conquest failed (no region, nothing to flip) goes into decline after
     its redeployment: the camera sees only the player's older race in decline leave the map."""
@@ -541,3 +561,20 @@ def test_a_race_declining_at_the_start_of_a_turn_needs_no_redeployment():
             "redeploy 4:6 9:6", "end", "pick humans", "redeploy -", "end")
     out = Follower().see(g, {**expected_view(g), 4: {"ratmen-decline": 1}, 9: {"ratmen-decline": 1}})
     assert [a.notation() for a in out.actions] == ["decline"] and out.raised == []
+
+
+def test_a_resettlement_whose_tokens_show_no_more_is_taken_from_that_sight():
+    """The defender's tokens went under stacks (no more seen than the game has): the resettlement is
+    taken from this sight, the hidden tokens under the fullest stack it reads, not from a later sight
+    after its player lifted the tokens to conquer (one on each region then)."""
+    g = act(game_with("alchemist ratmen", "commando humans"), "pick ratmen", "conquer 4", "conquer 9", "conquer 3",
+            "redeploy 3:1 4:3 9:8", "end", "pick humans")
+    g.tribes["humans"].hand = 10
+    act(g, "conquer 4", "redeploy 4:10")
+    f = Follower()
+    f.evidence.room = {3: 2, 9: 4}
+    assert f.see(g, expected_view(g)).in_sync
+    act(g, "end")
+    assert g.phase == "resettlement" and g.tribes["ratmen"].hand == 2
+    out = f.see(g, {**expected_view(g), 3: {"ratmen": 1}, 9: {"ratmen": 4}})  # region 9 shows all it can
+    assert [a.notation() for a in out.actions] == ["resettle ratmen 9:2"] and out.raised == []
