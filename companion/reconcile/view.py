@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules import pieces
+from ..rules.actions import Attempt, EndTurn, Redeploy, Resettle, Roll
 from ..rules.game import Game
 
 View = dict[int, dict[str, int]]
@@ -185,3 +186,15 @@ def describe(game: Game, seen: View, region: int) -> str:
     """A region as the camera reads it and as the game holds it, in words."""
     return (f"region {region}: the camera reads {contents(game, seen.get(region, {}))}, "
             f"the game has {contents(game, expected_view(game).get(region, {}))}")
+
+
+def typed_only(before: View, after: View, action) -> bool:
+    """An action that changes nothing the camera sees and that no button gives, so the table enters it
+    on a phone: a pick, an ally, a decline with no token on the map, the Ghouls in decline redeployed
+    where they lay. (The die, the final attempt's region and the end of the turn come from buttons;
+    the troop redeployment of the active race with the end of the step, a resettlement as seen.)"""
+    if before != after:
+        return False
+    if isinstance(action, Redeploy):
+        return action.race is not None  # a race in decline's: no End Turn gives it
+    return not isinstance(action, (Roll, Attempt, EndTurn, Resettle))

@@ -15,6 +15,7 @@ import threading
 import maps
 from .. import inputs as hw
 from ..reconcile import expected_view
+from ..reconcile.view import typed_only
 from ..rules import actions as A
 from ..rules.game import Game
 from ..simulate import choose
@@ -196,8 +197,8 @@ class CameraDemo(DemoDriver):
         elif isinstance(action, A.EndTurn):
             item = hw.Confirm(source="panel")
             self.notice("")  # what the players said this turn is done with
-        elif expected_view(game) == before and not isinstance(action, (A.Redeploy, A.Resettle)):
-            item = Play(action, None, "phone")  # nothing to see: entered on a phone
+        elif typed_only(before, expected_view(game), action):
+            item = Play(action, None, "phone")  # nothing to see, no button gives it: entered on a phone
         else:
             item = Observation(self._look(expected_view(game)))
         outcome = self._submit(item)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from companion.reconcile import Follower, expected_view
+from companion.reconcile.view import typed_only
 from companion.rules import pieces
 from companion.rules import Game
-from companion.rules.actions import Attempt, EndTurn, Redeploy, Resettle, Roll
+from companion.rules.actions import Attempt, EndTurn, Roll
 
 
 @dataclass
@@ -54,7 +55,7 @@ def _puts_right(ours: Game, question, option: int, live: Game) -> bool:
 
 def invisible(before, after, action) -> bool:
     """An action the camera cannot see and no button gives: entered on a phone (a pick, an ally, ...)."""
-    return before == after and not isinstance(action, (Roll, Attempt, EndTurn, Redeploy, Resettle))
+    return typed_only(before, after, action)
 
 
 EXTRA_SIGHTS = 2  # still frames more a camera gives when the follower wants another look (``Outcome.hold``)

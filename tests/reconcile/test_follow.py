@@ -578,3 +578,14 @@ def test_a_resettlement_whose_tokens_show_no_more_is_taken_from_that_sight():
     assert g.phase == "resettlement" and g.tribes["ratmen"].hand == 2
     out = f.see(g, {**expected_view(g), 3: {"ratmen": 1}, 9: {"ratmen": 4}})  # region 9 shows all it can
     assert [a.notation() for a in out.actions] == ["resettle ratmen 9:2"] and out.raised == []
+
+
+def test_the_ghouls_in_decline_redeployed_where_they_lay_are_entered_on_a_phone_and_followed():
+    """Nothing on the board shows it and no button gives it (End Turn gives the active race's): the
+    table enters it like a pick, and the follower takes it as typed before the pick."""
+    g = act(game_with("alchemist ghouls", "swamp humans", "hill elves"), "pick ghouls", "conquer 4", "redeploy 4:9",
+            "end", "pick humans", "redeploy -", "end", "decline", "redeploy -", "end", "redeploy 4:9 ghouls",
+            "pick elves", "conquer 3")
+    run = follow(g)
+    assert [a.notation() for a in run.ours.history] == [a.notation() for a in g.history] and run.alerts == []
+    assert run.ours.fingerprint() == g.fingerprint()
