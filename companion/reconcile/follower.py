@@ -173,12 +173,12 @@ class Follower:
         if question is not None:  # many regions part from the game at once: one question, not a row of alerts
             ev.confirm(best.game, seen, hidden, best.remaining)
             self.standing.keep(hidden | unsure, {(d.region, a.code): a for d, a in classify(given, remaining, seen)},
-                               expected_view(given), _turn(given))  # they stand, said by the question, not raised one by one
+                               expected_view(given))  # they stand, said by the question, not raised one by one
             return Outcome(alerts=self.standing.values(), question=question,
                            trace=trace + [f"asked: {question.text}"] if self.explain else [])
         raised = self.standing.keep(hidden | unsure,
                                     {(d.region, a.code): a for d, a in classify(best.game, remaining, seen)},
-                                    expected_view(best.game), _turn(best.game))
+                                    expected_view(best.game))
         ev.confirm(best.game, seen, hidden, best.remaining)
         if self.explain:
             trace.append(f"chosen: {_actions(best.actions)}"
