@@ -128,11 +128,15 @@ class Corrections:
             if index is None:
                 continue
             then = Game.replay(game.setup, game.history[:index], game.board)
+            # the other regions the placement may put one there too: read with more of it than the
+            # game has (the Heroes come two at a time)
+            more = {r for r in game.regions if r not in skip and seen.get(r, {}).get(kind, 0) > game.regions[r].marker(kind)}
             for action in then.legal_actions():
                 after = then.copy()
                 after.apply(action)
                 if after.regions[rid].marker(kind) != then.regions[rid].marker(kind) + 1 or any(
-                        after.regions[r].markers != then.regions[r].markers for r in then.regions if r != rid):
+                        after.regions[r].markers != then.regions[r].markers for r in then.regions
+                        if r != rid and not (r in more and _one_more(then, after, r, kind))):
                     continue
                 if replaced(game, [(index, action)], insert=True) is not None:
                     self._shift(index)
@@ -345,6 +349,13 @@ def replaced(game: Game, amend: list[tuple[int, Action]], insert: bool = False) 
     except IllegalAction:
         return None
     return g
+
+
+def _one_more(then: Game, after: Game, region: int, kind: str) -> bool:
+    """Whether ``after`` holds one more ``kind`` on ``region`` than ``then``, and no other change of markers there."""
+    was, now = dict(then.regions[region].markers), dict(after.regions[region].markers)
+    was[kind] = was.get(kind, 0) + 1
+    return {k: v for k, v in now.items() if v} == {k: v for k, v in was.items() if v}
 
 
 def _last_turn_end(game: Game, race: str) -> int | None:

@@ -74,13 +74,15 @@ def misreads(game: Game, seen: View, told_apart: set[int] = frozenset()) -> tupl
 
 
 def _grey_sides(game: Game, seen: View, told_apart: set[int]) -> View:
-    """Another race's in-decline side read on most regions of a race (its player declining it, or a
-    race in decline already) is that race's own side: the sides look alike."""
+    """Another race's in-decline side read on most regions of a race (its player declining it in
+    their turn, or a race in decline already) is that race's own side: the sides look alike."""
     out = seen
     for tribe in game.tribes.values():
         held = game.regions_of(tribe.name)
         own = race_label(game, tribe.name)
         mine = own if tribe.in_decline else own + DECLINE
+        if tribe.active and tribe.owner != game.current_player:
+            continue  # an active race turns over only in its player's turn
         grey = [r for r in held if own not in seen.get(r, {}) and mine not in seen.get(r, {})
                 and any(label_race(label)[1] for label in seen.get(r, {})) and r not in told_apart]
         if not grey or 2 * len(grey) < len(held):

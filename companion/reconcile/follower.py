@@ -244,7 +244,12 @@ class Follower:
             else Outcome()
         if first.question is not None:
             return first
-        g = game.copy()
+        base = game.copy()  # with what the sight corrected first: a placement missed, earlier actions seen better
+        for index, action in first.missed:
+            base.insert(index, action)
+        for index, action in first.amend:
+            base.replace(index, action)
+        g = base.copy()
         for action in first.actions:
             g.apply(action)
         steps: list[Action] = []
@@ -263,12 +268,14 @@ class Follower:
                     g.apply(action)
                     steps.append(action)
         if not first.actions and not steps:
-            return Outcome(alerts=self.standing.values(), note="nothing to confirm now")
-        self._used(first.actions + steps, game)
+            return Outcome(alerts=self.standing.values(), amend=first.amend, missed=first.missed,
+                           note="nothing to confirm now")
+        self._used(first.actions + steps, base)
         self.evidence.gather(g, seen, self.evidence.last_hidden, self.evidence.last_unknown - self.evidence.last_hidden)
         self.evidence.remember_unseen(g, seen, [])
         self.evidence.confirm(g, seen, self.evidence.last_unknown, [])  # the redeployment as seen: read right
-        return Outcome(actions=first.actions + steps, alerts=first.alerts, raised=first.raised)
+        return Outcome(actions=first.actions + steps, alerts=first.alerts, raised=first.raised, amend=first.amend,
+                       missed=first.missed)
 
     def redeployment(self, game: Game) -> Redeploy | Resettle | None:
         """The troop redeployment due now, or the resettlement, as the camera last saw it, if one is

@@ -294,6 +294,26 @@ def test_a_hero_first_hidden_under_a_stack_moves_the_heroes_when_it_shows():
     assert [(i, a.notation()) for i, a in out.amend] == [(placed, "heroes 4 9")]
 
 
+def test_both_heroes_hidden_when_placed_are_put_into_that_turn_when_they_show_even_at_the_end_of_a_step():
+    """Both Heroes under the stacks when placed (none seen, none placed in the game): when both show
+    later, the placement missed goes into the turn it was made in; the second sight that agrees may be
+    the one the End Turn button takes (``confirm``), which keeps it too."""
+    g = act(game_with("heroic ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9", "conquer 10")
+    f = Follower()
+    seen = {**expected_view(g), 4: {"ratmen": 2}, 9: {"ratmen": 3}, 10: {"ratmen": 4}}
+    f.see(g, seen)
+    act(g, *[a.notation() for a in f.confirm(g).actions])
+    assert not any(a.notation().startswith("heroes") for a in g.history)
+    end = len(g.history) - 1
+    act(g, "pick humans")
+    seen = {**seen, 4: {"ratmen": 2, "hero": 1}, 9: {"ratmen": 3, "hero": 1}}
+    assert f.see(g, seen).missed == []  # once may be a misread
+    out = f.confirm(g)  # the Humans end their turn: the second sight that agrees
+    assert [(i, a.notation()) for i, a in out.missed] == [(end, "heroes 4 9")] and out.raised == []
+    out.apply_to(g)
+    assert g.regions[4].marker("hero") == 1 and g.regions[9].marker("hero") == 1
+
+
 def test_a_fortress_first_hidden_under_a_stack_is_put_into_the_turn_it_was_placed_in():
     g = act(game_with("fortified ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9")
     f = Follower()

@@ -86,6 +86,15 @@ def test_a_race_in_decline_put_on_the_region_of_another_race_in_decline_is_flagg
     assert flagged(g, 1, {"ratmen-decline": 1}).code == "race-in-decline"
 
 
+def test_a_race_in_decline_put_on_another_players_active_race_is_flagged():
+    """An in-decline side read on the one region of another player's active race is no decline of
+    that race (a race turns over in its player's turn only): it is a race in decline put there."""
+    g = play(game_with("alchemist ratmen", "swamp humans", "hill elves"), "pick ratmen", "conquer 4",
+             "redeploy 4:12", "end", "pick humans", "conquer 1", "redeploy 1:9", "end", "decline",
+             "redeploy 1:9", "end", "pick elves")
+    assert flagged(g, 1, {"ratmen-decline": 1}).code == "race-in-decline"  # on Ben's Humans, in Ann's turn
+
+
 def test_another_race_in_decline_read_on_a_race_in_decline_never_read_right_is_its_own_side():
     g = play(game_with("alchemist ratmen", "swamp humans", "hill elves"), "pick ratmen", "conquer 4",
              "redeploy 4:12", "end", "pick humans", "conquer 1", "redeploy 1:9", "end", "decline", "decline",
