@@ -277,7 +277,8 @@ def _with_faint(settings: Settings, reference: Reference, blurred: np.ndarray, m
     half = _shrink(blurred)
     rel = cv2.transform(cv2.absdiff(half, reference.half), np.ones((1, 3), np.float32)) / reference.half_scale
     k = max(3, settings.faint_window // FAINT_STEP | 1)
-    faint = (cv2.blur(rel, (k, k)) > settings.faint_threshold).astype(np.uint8)
+    mean = cv2.blur(rel, (k, k))
+    faint = (mean > settings.faint_threshold).astype(np.uint8)
     faint = cv2.erode(faint, np.ones((k, k), np.uint8))
     # Everything at reduced size: a clear blob is what is left of it there (any pixel of a cell).
     small = (cv2.resize(mask[:FAINT_STEP * hh, :FAINT_STEP * hw], (hw, hh), interpolation=cv2.INTER_AREA) > 0)
@@ -297,10 +298,16 @@ def _with_faint(settings: Settings, reference: Reference, blurred: np.ndarray, m
         x, y, bw, bh = (int(v) * FAINT_STEP for v in cv2.boundingRect(here))
         f = FAINT_STEP
         area = cv2.resize(here[y // f:(y + bh) // f, x // f:(x + bw) // f], (bw, bh), interpolation=cv2.INTER_NEAREST)
-        joined = _fragments(area & mask[y:y + bh, x:x + bw], token_area)
-        count = cv2.countNonZero(joined) if joined is not None else 0
-        if count == 0:
+        joined = area & mask[y:y + bh, x:x + bw]
+        count = cv2.countNonZero(joined)
+        if count < 0.25 * token_area:
             continue
+        if count >= 0.6 * token_area:  # room for a whole token among them
+            vivid = (mean[y // f:(y + bh) // f, x // f:(x + bw) // f] > settings.strong_threshold).view(np.uint8)
+            joined = _fragments(joined, token_area, vivid, settings.faint_tokens)
+            count = cv2.countNonZero(joined) if joined is not None else 0
+            if count == 0:
+                continue
         hull = _hull(joined)
         # No larger than the largest piece, and clearly changed in a good part of it (not specks of noise).
         if count >= 0.25 * token_area and cv2.contourArea(hull) <= settings.faint_tokens * token_area:
@@ -310,24 +317,48 @@ def _with_faint(settings: Settings, reference: Reference, blurred: np.ndarray, m
     return out
 
 
-def _fragments(clear: np.ndarray, token_area: float) -> np.ndarray | None:
+def _fragments(clear: np.ndarray, token_area: float, vivid: np.ndarray | None = None,
+               largest: float = 3.5) -> np.ndarray | None:
     """The clear blobs of one faint area that are fragments of a piece, not whole pieces: a blob of a token's
     size or more that fills its hull is a whole piece (a token lying beside a faint one, or two tokens close
-    together on a plain terrain) and is not joined to the others. None when fewer than two fragments are left."""
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(clear, connectivity=8)
-    whole = []
-    for i in range(1, n):
-        if stats[i, cv2.CC_STAT_AREA] < 0.6 * token_area:
+    together on a plain terrain) and is not joined to the others; so is the part of a larger blob where half a
+    token's width fits and that changed strongly all over (``vivid``: a token against a faint piece's rim,
+    joined to it in the mask; at the faint test's reduced size). A hand is no whole piece (larger than the
+    ``largest`` piece, in tokens' area). None when fewer than two fragments are left."""
+    outlines, _ = cv2.findContours(clear, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    whole, cut = [], False
+    for outline in outlines:
+        area = cv2.contourArea(outline)
+        if not 0.6 * token_area <= area <= largest * token_area:  # a token's size, up to the largest piece's
             continue
-        x, y, w, h = stats[i, :4]
-        part = (lab[y:y + h, x:x + w] == i).view(np.uint8)
-        if stats[i, cv2.CC_STAT_AREA] >= 0.85 * cv2.contourArea(_hull(part)):
-            whole.append(i)
+        if area >= 0.85 * cv2.contourArea(cv2.convexHull(outline)):
+            whole.append(outline)
+        elif vivid is not None:
+            x, y, w, h = cv2.boundingRect(outline)
+            part = np.zeros((h, w), np.uint8)
+            cv2.drawContours(part, [outline - [x, y]], -1, 1, -1)
+            part &= clear[y:y + h, x:x + w]
+            r = np.sqrt(token_area / np.pi)
+            disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(0.5 * r) + 1,) * 2)
+            if vivid.shape != clear.shape:
+                vivid = cv2.resize(vivid, clear.shape[::-1], interpolation=cv2.INTER_NEAREST)
+            cores = cv2.morphologyEx(part, cv2.MORPH_OPEN, disc) & vivid[y:y + h, x:x + w]
+            m, clab, cstats, _ = cv2.connectedComponentsWithStats(cores, connectivity=8)
+            big = [j for j in range(1, m) if cstats[j, cv2.CC_STAT_AREA] >= 0.6 * token_area]
+            if big:
+                if not cut:
+                    clear, cut = clear.copy(), True
+                token = cv2.dilate(cv2.dilate(np.isin(clab, big).view(np.uint8), disc), np.ones((5, 5), np.uint8))
+                clear[y:y + h, x:x + w] &= 1 - token  # with its corners and edge
+    if cut:
+        return _fragments(clear, token_area, None, largest)
     if not whole:
         return clear
-    if n - 1 - len(whole) < 2:
+    if len(outlines) - len(whole) < 2:
         return None
-    return np.where(np.isin(lab, whole), 0, clear).astype(np.uint8)
+    out = clear.copy()
+    cv2.drawContours(out, whole, -1, 0, -1)
+    return out
 
 
 def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> Detection:
@@ -486,8 +517,10 @@ def _pieces(settings: Settings, filled: np.ndarray, token_area: float, solid=Non
         # And its length against its width (the smallest box around it): pieces in a row, one piece a
         # half narrower than the other or overlapping a little, fill less of the squares of their width.
         _, (bw, bh), _ = cv2.minAreaRect(points)
-        if min(bw, bh) > 0 and (solid is None or solid(g)):
-            k = max(k, int(min(np.floor(max(bw, bh) / min(bw, bh) + settings.row_share), area / (0.5 * token_area), 6)))
+        if min(bw, bh) > 0:
+            row = int(min(np.floor(max(bw, bh) / min(bw, bh) + settings.row_share), area / (0.5 * token_area), 6))
+            if row > k and (solid is None or solid(g)):
+                k = row
         out += _split(g, k) if k > 1 else [g]
     hulls = []
     for m in out:
@@ -508,7 +541,7 @@ def _summits(settings: Settings, dist: np.ndarray, r: float) -> np.ndarray | Non
     top = float(dist.max())
     best, count = None, 1
     level = settings.core_share * r
-    while level < top:
+    while level < settings.neck_share * top:  # above that, no part rises clearly over the level
         n, lab = cv2.connectedComponents((dist > level).astype(np.uint8), connectivity=8)
         if n - 1 > count:
             peaks = np.zeros(n, np.float32)

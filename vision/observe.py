@@ -114,7 +114,8 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     if settings.few_races_in_decline and len(det.blobs):
         labels = _declined_in_frame(settings, model, det.blobs, result, labels)
     if settings.mountains_on_mountain_regions and len(det.blobs):
-        labels = _mountains(model, det.blobs, result, labels, mountain_regions(geometry.map), r.px_per_mm)
+        labels = _mountains(model, det.blobs, result, labels, mountain_regions(geometry.map), r.px_per_mm,
+                            settings.mountain_kin_ratio)
     for blob, label, c in zip(det.blobs, labels, result.confidence):
         if label is None:  # part of a piece counted already
             continue
@@ -193,7 +194,7 @@ def mountain_regions(map_name: str) -> frozenset | None:
 
 
 def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozenset | None,
-               px_per_mm: float) -> list[str]:
+               px_per_mm: float, kin_ratio: float = 5.0) -> list[str]:
     """Rules (setup): "Put a Mountain token on each Region of the map featuring a Mountain"; "Mountains are
     immovable". So a Mountain read off the Mountain regions is the next kind that fits; on a Mountain region
     the piece most like a Mountain of a Mountain's size (where enrollment measured it) is the Mountain, and
@@ -220,17 +221,28 @@ def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozen
         # enrollment measured it) is taken for it.
         fit = {i: pc[i, k] / max(float(pc[i].min()), 1e-9) for i in here
                if (size and blobs[i].area >= 0.5 * size) or labels[i] == "mountain"}
+        outliers = set()
         if not fit:
-            continue
+            # None of a Mountain's size: its body may hardly show (its cap and part of its rim), and the fragment
+            # is taken for the race beside it. Such a piece is far more like a Mountain than the region's other
+            # pieces read as the same kind are; a Mountain under a pile of tokens leaves no such piece.
+            ratio = {i: pc[i, k] / max(float(pc[i].min()), 1e-9) for i in here}
+            for i in here:
+                kin = [ratio[j] for j in here if j != i and labels[j] == labels[i]]
+                if kin and ratio[i] * kin_ratio <= float(np.median(kin)):
+                    outliers.add(i)
+            if not outliers:
+                continue
+            fit = {i: ratio[i] for i in outliers}
         best = min(fit, key=fit.get)
         labels[best] = "mountain"
         bx, by, bw, bh = blobs[best].bbox
         for i in here:
-            if i != best and labels[i] == "mountain":
+            if i != best and (labels[i] == "mountain" or i in outliers):
                 x, y, w, h = blobs[i].bbox
                 if x < bx + bw and bx < x + w and y < by + bh and by < y + h:
                     drop.add(i)
-                else:
+                elif labels[i] == "mountain":
                     labels[i] = model.labels[int(np.argmin(np.where(others, pc[i], np.inf)))]
     return [None if i in drop else lab for i, lab in enumerate(labels)]
 

@@ -25,6 +25,7 @@ class Settings:
     edge_threshold: float = 0.0     # new edge strength, relative to brightness, that marks a token (0: off)
     faint_threshold: float = 0.035  # mean relative difference over a window that extends a token (0: off)
     faint_window: int = 7           # side of that window, px
+    strong_threshold: float = 0.15  # that mean over a part of a clear blob: a whole token there, not a faint piece's
     faint_tokens: float = 3.5       # fragments joined by a faint area are one piece up to this many tokens' area
     light_cells: tuple = (6, 8)     # rows, columns of the grid on which a change of light is measured
     light_tolerance: float = 0.04   # cells within this of the overall gain: one gain for the whole board
@@ -52,5 +53,6 @@ class Settings:
     mountains_on_mountain_regions: bool = True  # rules: a Mountain on each Mountain region, none elsewhere
     few_races_in_decline: bool = True  # rules: one race in decline a player; a lone one alike another is it
     decline_ratio: float = 2.0      # ... when the other is at most this much farther (summed over the region)
+    mountain_kin_ratio: float = 5.0  # a piece this much more like a Mountain than its region's kin is one's fragment
     vote_ratio: float = 4.0         # a token keeps its own label if the region's is this much farther
     size_weight: float = 3.0        # how much farther a kind is per squared log of the size ratio (sizes enrolled)

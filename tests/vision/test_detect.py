@@ -167,15 +167,49 @@ def test_a_small_piece_in_a_row_with_a_token_is_cut_off(settings):
     assert len(_pieces(settings, stack, token_area)) == 1
 
 
-def test_whole_tokens_close_together_are_not_joined_as_fragments():
-    """Two whole tokens whose faint surroundings touch are two pieces, not the hull of both; the cap and rim
-    bits of one faint piece are still joined."""
-    from vision.detect import _fragments
-    token_area = np.pi * 13 ** 2
-    two = _discs((30, 40, 13), (58, 40, 13))
-    assert _fragments(two, token_area) is None
-    bits = np.zeros((80, 120), np.uint8)
-    cv2.circle(bits, (50, 30), 6, 1, -1)
-    cv2.ellipse(bits, (50, 40), (22, 22), 0, 20, 80, 1, 3)
-    cv2.ellipse(bits, (50, 40), (22, 22), 0, 200, 250, 1, 3)
-    assert (_fragments(bits, token_area) == bits).all()
+def _faint_scene(settings, draw):
+    """_with_faint on a textured grey board with what ``draw(frame)`` paints: the mask it returns."""
+    from types import SimpleNamespace
+
+    from vision.detect import _with_faint
+    rng = np.random.default_rng(0)
+    board = np.clip(130 + cv2.GaussianBlur(rng.normal(0, 40, (120, 160)), (0, 0), 1.5), 0, 255)
+    board = np.repeat(board[..., None], 3, 2).astype(np.uint8)
+    frame = board.copy()
+    draw(frame)
+    half = cv2.resize(board, (80, 60), interpolation=cv2.INTER_AREA)
+    ref = SimpleNamespace(half=half, half_scale=(half.astype(np.float32).mean(2) + 12.0) * 3)
+    strong = (np.abs(frame.astype(int) - board.astype(int)).sum(2) > 60).astype(np.uint8)
+    strong = cv2.morphologyEx(strong, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return _with_faint(settings, ref, cv2.blur(frame, (3, 3)), strong, np.pi * 13 ** 2)
+
+
+def test_whole_tokens_close_together_are_not_joined_as_a_faint_pieces_fragments(settings):
+    """Two whole tokens whose faint surroundings touch (a shadow between them) stay two blobs, not the hull of
+    both; the cap and rim bits of a faint piece beside them are still joined."""
+    def draw(frame):
+        cv2.rectangle(frame, (95, 20), (150, 55), (115, 115, 115), -1)      # a faint shade around both
+        cv2.circle(frame, (108, 40), 12, (40, 40, 200), -1)
+        cv2.rectangle(frame, (124, 28), (146, 50), (40, 200, 40), -1)       # 4 px apart
+        cv2.circle(frame, (50, 60), 22, (130, 130, 130), -1)                # a faint Mountain: body, cap, rim
+        cv2.circle(frame, (50, 50), 6, (240, 240, 240), -1)
+        cv2.ellipse(frame, (50, 60), (22, 22), 0, 20, 80, (60, 60, 60), 3)
+        cv2.ellipse(frame, (50, 60), (22, 22), 0, 200, 250, (60, 60, 60), 3)
+    n, labels = cv2.connectedComponents(_faint_scene(settings, draw))
+    assert labels[40, 108] != labels[40, 135] and labels[40, 122] == 0   # two tokens, the gap left open
+    assert labels[60, 50] > 0                                             # the Mountain's body joined
+
+
+def test_a_token_against_a_faint_pieces_rim_is_not_one_of_its_fragments(settings):
+    """A Fortress laid against a Mountain's rim: in the clear mask the Fortress and that bit of rim are one blob.
+    The part where half a token's width fits and that changed strongly all over is a whole piece of its own;
+    the rim and the cap are the Mountain's fragments, joined by their hull without the Fortress."""
+    def draw(frame):
+        cv2.circle(frame, (50, 60), 22, (130, 130, 130), -1)
+        cv2.circle(frame, (50, 50), 6, (240, 240, 240), -1)
+        for a, b in ((-40, 40), (70, 100), (110, 160), (200, 250)):       # bits of the rim
+            cv2.ellipse(frame, (50, 60), (22, 22), 0, a, b, (60, 60, 60), 3)
+        cv2.circle(frame, (86, 60), 15, (40, 40, 200), -1)                  # against the rim on the right
+    out = _faint_scene(settings, draw)
+    assert out[60, 50] == 1                       # the Mountain's body joined
+    assert out[46, 75] == 0 and out[74, 75] == 0  # not the hull of the Mountain's bits and the Fortress

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from vision.observe import Calibration, Observation, Observer, RegionView, observe
+from vision.observe import Calibration, Observation, Observer, RegionView, mountain_regions, observe
 from vision.render import Session, random_state
 
 from .conftest import DESIGN, region_accuracy, small
@@ -109,3 +109,32 @@ def test_a_lone_in_decline_region_alike_a_race_in_decline_elsewhere_is_that_race
     assert read(elves[:1] + [(3, "ratmen-decline", [1.2, 4, 1, 9])])[-1] == "ratmen-decline"
     # Active races are not in-decline sides: untouched.
     assert read(elves + [(3, "trolls", [1.1, 4, 4, 1])])[-1] == "trolls"
+
+
+def _pieces_on(region: int, boxes):
+    from types import SimpleNamespace
+    return [SimpleNamespace(region=region, bbox=b, area=400) for b in boxes]
+
+
+def test_a_mountain_whose_body_hardly_shows_is_not_a_race_token_too_many():
+    """Issue 20: a Mountain on Mountain terrain shows only its cap and part of its rim; that fragment is
+    smaller than a Mountain and is taken for the race beside it (2 Orcs and a Mountain read as 3 Orcs). It is
+    far more like a Mountain than the region's other Orcs are: it is the Mountain. Orcs alike (a Mountain
+    under the pile, out of sight) stay Orcs."""
+    from types import SimpleNamespace
+
+    from vision.observe import _mountains
+    model = SimpleNamespace(labels=["mountain", "orcs", "elves"], areas=np.array([800.0, 270.0, 270.0], np.float32))
+    region = next(iter(mountain_regions("2p")))
+    # Distances to (mountain, orcs, elves): two clear Orcs, and a fragment only a little nearer Orcs than a Mountain.
+    per_class = np.array([[3000.0, 40.0, 600.0], [2900.0, 30.0, 650.0], [900.0, 330.0, 700.0]], np.float32)
+    blobs = _pieces_on(region, [(0, 0, 20, 20), (40, 0, 20, 20), (80, 40, 30, 30)])
+    labels = _mountains(model, blobs, SimpleNamespace(per_class=per_class), ["orcs"] * 3, frozenset({region}), 1.5)
+    assert labels == ["orcs", "orcs", "mountain"]
+    alike = per_class.copy()
+    alike[2] = [2500.0, 50.0, 640.0]
+    labels = _mountains(model, blobs, SimpleNamespace(per_class=alike), ["orcs"] * 3, frozenset({region}), 1.5)
+    assert labels == ["orcs"] * 3
+    # Off the Mountain regions nothing of the kind happens.
+    labels = _mountains(model, blobs, SimpleNamespace(per_class=per_class), ["orcs"] * 3, frozenset({region + 1}), 1.5)
+    assert labels == ["orcs"] * 3
