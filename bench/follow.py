@@ -3,11 +3,16 @@ hand between still boards, the hard tier's light and blur), through stillness, o
 reconciliation; illegal conquests injected along the way. Prints JSON.
 
     python bench/follow.py [--games4 20] [--games5 10] [--tier hard] [--size 1920x1080] [--workers 2]
-                           [--first-seed 0]
+                           [--first-seed 0] [--cache DIR] [--explain]
                            [--table-reacts]
 
 Stillness to accepted state counts the worker's CPU time (observing each still frame a vote took,
 the follower) plus a camera's frame interval between two frames, not the wall clock.
+
+--cache DIR keeps each sight's observation (vision's reading of a rendered frame) in DIR and replays
+it in later runs: every frame is then rendered from its own seed (the game, the step of the true game,
+the look), so a change to the follower sees the same frames. --explain adds, per game, where the
+record first left the true game ("drifts": the step, what the camera read, the hypotheses tried).
 
 With --table-reacts the simulated table answers each alert as players would: when the game went
 wrong they undo to the mistake and enter the moves by hand, when the camera misread a region they
@@ -22,6 +27,7 @@ import random
 import statistics
 import sys
 import time
+import zlib
 from collections import Counter
 from multiprocessing import Pool
 from pathlib import Path
@@ -41,7 +47,7 @@ from tests.reconcile.harness import EXTRA_SIGHTS, follow  # noqa: E402
 from vision import layout  # noqa: E402
 from vision.classify import enroll  # noqa: E402
 from vision.errors import RegistrationError  # noqa: E402
-from vision.observe import Calibration, observe  # noqa: E402
+from vision.observe import Calibration, Observation, observe  # noqa: E402
 from vision.render import TIERS, Session, enrollment_samples  # noqa: E402
 from vision.settings import Settings  # noqa: E402
 from vision.still import StillnessGate  # noqa: E402
@@ -85,29 +91,67 @@ def geometry(map_name):
     return _MODEL[map_name]
 
 
+class Cache:
+    """Observations kept on disk (``--cache``), one JSON file a game: key -> (observation, observe ms)."""
+
+    def __init__(self, folder, name):
+        self.path = Path(folder) / f"{name}.json" if folder else None
+        self.kept = json.loads(self.path.read_text()) if self.path and self.path.exists() else {}
+        self.new = 0
+
+    def get(self, key):
+        if self.path is None or key not in self.kept:
+            return None
+        obs, ms = self.kept[key]
+        return Observation.from_json(obs), ms
+
+    def put(self, key, obs, ms):
+        if self.path is not None:
+            self.kept[key] = (obs.to_dict(), ms)
+            self.new += 1
+
+    def save(self):
+        if self.path is not None and self.new:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(json.dumps(self.kept))
+
+
 def one_game(job):
-    map_name, seed, tier, size, inject_rate, reacts = job
+    map_name, seed, tier, size, inject_rate, reacts, cache_dir, explain, designs = job
     cv2.setNumThreads(1)
     settings = Settings()
     realism = TIERS[tier]
     realism = type(realism)(**{**realism.__dict__, "frame_size": size})
     truth = play(seeded_setup(map_name, int(map_name[0]), seed), seed)
-    geo = geometry(map_name)
-    session, cal, moved = None, None, 0
-    if realism.style != "plain":  # another printing, calibrated through the calibration flow (bench/vision.py)
-        table, cal, mdl = _bench_vision().calibrated(settings, map_name, seed, FOREIGN_DESIGNS + seed % 100, tier)
-        session = table.session
-    while cal is None:  # as at a real table: if the empty board cannot be registered, move the lamp
-        session = Session(geo, seed + 7919 * moved, DESIGN_SEED, realism)
-        for _ in range(3):
-            try:
-                cal = Calibration.build(settings, geo, session.empty())
-                break
-            except RegistrationError:
-                continue
-        moved += cal is None
-    if realism.style == "plain":
-        mdl = model(settings)
+    cache = Cache(cache_dir, f"{tier}-{map_name}-{seed}-{size[0]}x{size[1]}"
+                  + (f"-design{designs}" if realism.style != "plain" else ""))
+    table = {"moved": 0}
+
+    def camera():
+        """The session, its calibration and the model, made when a frame must be rendered."""
+        if "cal" in table:
+            return table["session"], table["cal"], table["mdl"]
+        geo = geometry(map_name)
+        session, cal, moved = None, None, 0
+        if realism.style != "plain":  # another printing, calibrated through the calibration flow (bench/vision.py)
+            tab, cal, mdl = _bench_vision().calibrated(settings, map_name, seed, designs + seed % 100, tier)
+            session = tab.session
+        while cal is None:  # as at a real table: if the empty board cannot be registered, move the lamp
+            session = Session(geo, seed + 7919 * moved, DESIGN_SEED, realism)
+            for _ in range(3):
+                try:
+                    cal = Calibration.build(settings, geo, session.empty())
+                    break
+                except RegistrationError:
+                    continue
+            moved += cal is None
+        if realism.style == "plain":
+            mdl = model(settings)
+        table.update(session=session, cal=cal, mdl=mdl, moved=moved)
+        return session, cal, mdl
+
+    if cache.path is None:
+        camera()
     rng = np.random.default_rng(seed)
     pick = random.Random(seed)
     gate = StillnessGate(settings)
@@ -118,37 +162,70 @@ def one_game(job):
     wrong = []
 
     last = {}
+    # the sights of the true game so far, the board's digest, and 0 (a sight of the true game), 1 (an
+    # injected conquest) or 2 (the board put right after it): what a frame's own seed is made of
+    step = [0, 0, 0]
+
+    def key_rng(look, part):
+        """The frame's own random numbers with a cache (``part``: 0 the hand, 1 where the tokens lie, 2
+        the light's noise): the same frame whatever the follower did before."""
+        if cache.path is None:
+            return rng
+        return np.random.default_rng([seed, step[0], step[2], look, part, step[1]])
+
+    def observed(img, key):
+        session, cal, mdl = camera()
+        t0 = cpu()
+        obs, _ = observe(settings, cal, mdl, img)
+        ms = (cpu() - t0) * 1000
+        cache.put(key, obs, ms)
+        return Observation.from_json(obs.to_dict()) if cache.path else obs, ms
 
     def sight(board_view):
         """A hand over the table, then still frames until the gate fires: what the camera reports."""
-        hand, _ = session.frame(board_view, hand=True, rng=rng)
+        last["board"], last["look"] = board_view, 0
+        step[1] = zlib.crc32(json.dumps(sorted((r, sorted(v.items())) for r, v in board_view.items())).encode())
+        key = f"{step[0]}-{step[2]}-{step[1]}/0"
+        if (hit := cache.get(key)) is not None:
+            observe_ms.append(hit[1])
+            return hit[0], cpu() - hit[1] / 1000
+        session, _, _ = camera()
+        hand, _ = session.frame(board_view, hand=True, rng=key_rng(0, 0))
         gate.update(hand, clock[0])
         clock[0] += 0.1
-        tokens, _ = session.place(board_view, rng)
-        last["tokens"] = tokens
-        img, _ = session.render(tokens, None, rng)
+        tokens, _ = session.place(board_view, key_rng(0, 1))
+        last["tokens"], last["placed"] = tokens, key
+        img, _ = session.render(tokens, None, key_rng(0, 2))
         for _ in range(100):
             clock[0] += 0.1
             if gate.update(img, clock[0]):
                 break
-        t0 = cpu()
-        obs, _ = observe(settings, cal, mdl, img)
-        observe_ms.append((cpu() - t0) * 1000)
-        return obs, t0
+        obs, ms = observed(img, key)
+        observe_ms.append(ms)
+        return obs, cpu() - ms / 1000
 
     def still_again():
         """The next still frame of the same board (the tokens where they lay; the light's noise anew):
         what a camera gives when the follower wants another look."""
         clock[0] += 0.1
-        img, _ = session.render(last["tokens"], None, rng)
-        t0 = cpu()
-        obs, _ = observe(settings, cal, mdl, img)
-        observe_ms.append((cpu() - t0) * 1000)
-        return obs, t0
+        last["look"] += 1
+        key = f"{step[0]}-{step[2]}-{step[1]}/{last['look']}"
+        if (hit := cache.get(key)) is not None:
+            observe_ms.append(hit[1])
+            return hit[0], cpu() - hit[1] / 1000
+        session, _, _ = camera()
+        if last.get("placed") != key.rsplit("/", 1)[0] + "/0":  # the first look was kept: lay them as it did
+            last["tokens"], _ = session.place(last["board"], key_rng(0, 1))
+            last["placed"] = key.rsplit("/", 1)[0] + "/0"
+        img, _ = session.render(last["tokens"], None, key_rng(last["look"], 2))
+        obs, ms = observed(img, key)
+        observe_ms.append(ms)
+        return obs, cpu() - ms / 1000
 
     pending = {}
 
     def seen_of(live):
+        step[0], step[2] = step[0] + 1, 0
         if "held" in pending:  # the last look was taken still holding (a board alert seen once): it decided
             latency.append(pending.pop("held") - FRAME_MS)
         seen, t0 = sight(expected_view(live))
@@ -161,6 +238,7 @@ def one_game(job):
         return seen
 
     def inject(ours, follower):
+        """An illegal conquest seen before the true game's next sight, then the board put right."""
         if pick.random() >= inject_rate or ours.phase != "conquest" or ours.current_player < 0:
             return
         candidates = []
@@ -179,6 +257,7 @@ def one_game(job):
         _, region, label = pick.choice([c for c in candidates if c[0] == code])
         board = expected_view(ours)
         board[region] = {label: 1, **{k: v for k, v in board[region].items() if k in ("mountain",)}}
+        step[2] = 1
         seen, _ = sight(board)
         outs = [follower.observe(ours, seen)]
         while outs[-1].hold and len(outs) <= EXTRA_SIGHTS:  # another still frame, as the camera gives
@@ -195,6 +274,7 @@ def one_game(job):
                           "actions": [a.notation() for a in actions]})
         out = outs[-1]
         out.apply_to(ours)
+        step[2] = 2
         seen, _ = sight(expected_view(ours))  # the table puts it right
         out = follower.observe(ours, seen)
         out.apply_to(ours)
@@ -216,7 +296,10 @@ def one_game(job):
                     latency.append(spent)
             return out
 
-    run = follow(truth, seen_of, Timed(), before_sight=inject, table_reacts=reacts, again=again_of)
+    follower = Timed()
+    follower.explain = explain
+    run = follow(truth, seen_of, follower, before_sight=inject, table_reacts=reacts, again=again_of)
+    cache.save()
     t_actions = Counter(a.notation() for a in truth.history)
     o_actions = Counter(a.notation() for a in run.ours.history)
     return {"map": map_name, "seed": seed, "actions": sum(t_actions.values()),
@@ -224,7 +307,7 @@ def one_game(job):
             "corrections": run.corrections, "entered": run.entered, "accepted": run.accepted, "exact": run.ours.fingerprint() == truth.fingerprint(),
             "false_alerts": len([a for a in run.alerts]), "questions": run.questions,
             "latency_ms": latency, "observe_ms": observe_ms, "injected": dict(injected), "flagged": dict(flagged),
-            "misflagged": wrong[:5], "lamp_moved": moved, "amended": run.amended, "missed": sorted((t_actions - o_actions).elements()),
+            "misflagged": wrong[:5], "lamp_moved": table["moved"], "drifts": run.drifts, "amended": run.amended, "missed": sorted((t_actions - o_actions).elements()),
             "extra": sorted((o_actions - t_actions).elements())}
 
 
@@ -239,12 +322,20 @@ def main() -> None:
                         help="the games' seeds start here (four-player games: N, N+1, ...; five-player: N+100, ...): "
                              "develop on other seeds than the ones reported")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--foreign-seeds", choices=["dev", "heldout"], default="heldout",
+                        help="the foreign tier's printings: held out (design seeds 9000+, reported) or dev (100+)")
+    parser.add_argument("--cache", default=None, help="keep and replay each sight's observation in this folder")
+    parser.add_argument("--explain", action="store_true",
+                        help="per game, where the record first left the true game and why (drifts)")
     parser.add_argument("--table-reacts", action="store_true",
                         help="the table answers each alert: corrects the game by hand, or tells the camera it misread")
     args = parser.parse_args()
     w, h = (int(x) for x in args.size.split("x"))
-    jobs = [("4p", args.first_seed + s, args.tier, (w, h), args.inject, args.table_reacts) for s in range(args.games4)]
-    jobs += [("5p", args.first_seed + 100 + s, args.tier, (w, h), args.inject, args.table_reacts) for s in range(args.games5)]
+    designs = FOREIGN_DESIGNS if args.foreign_seeds == "heldout" else 100
+    jobs = [("4p", args.first_seed + s, args.tier, (w, h), args.inject, args.table_reacts, args.cache, args.explain,
+             designs) for s in range(args.games4)]
+    jobs += [("5p", args.first_seed + 100 + s, args.tier, (w, h), args.inject, args.table_reacts, args.cache, args.explain,
+              designs) for s in range(args.games5)]
     start = time.time()
     results = []
     with Pool(args.workers) as pool:
@@ -280,6 +371,8 @@ def main() -> None:
         "amended_per_game": round(statistics.mean(r["amended"] for r in results), 2),
         "misflagged_examples": [m for r in results for m in r["misflagged"]][:5],
         "missed_by_kind": dict(Counter(a.split()[0] for r in results for a in r["missed"])),
+        "first_drift": {f"{r['map']}-{r['seed']}": r["drifts"][0]["step"] if r["drifts"] else None for r in results},
+        **({"drifts": {f"{r['map']}-{r['seed']}": r["drifts"] for r in results}} if args.explain else {}),
         "seconds": round(time.time() - start),
     }, indent=1))
 

@@ -21,6 +21,9 @@ class Run:
     corrections: int = 0  # times the table put the game right by hand after an alert (``table_reacts``)
     entered: int = 0  # actions the table entered by hand then (undone and played again on the dashboard)
     accepted: int = 0  # regions the table told the camera to read as the game has them
+    # where the record left the true game (which race holds each region, whose turn it is), one entry
+    # an episode, the first few: the step, the true action, what the record did, the regions, the trace
+    drifts: list = field(default_factory=list)
 
 
 def _entered_by_hand(ours: Game, live: Game) -> int:
@@ -74,6 +77,29 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
     f = follower or Follower()
     run = Run(truth, ours)
     again = again or seen_of
+    apart: list = []  # the episode under way (the record and the true game part), while it lasts
+
+    def check(step: int, action, out) -> None:
+        """After a step is taken: note where the record first leaves the true game, and when it is back."""
+        ours = run.ours
+        truly = _owners(live)
+        regions = sorted(r for r, o in _owners(ours).items() if truly[r] != o)
+        turn = ours.current_player == live.current_player  # (a redeployment taken at the End Turn is no drift)
+        if not regions and turn:
+            if apart:
+                apart.pop()["back_at"] = step
+            return
+        if apart or len(run.drifts) >= 8:
+            return
+        seen = f.last_seen or {}
+        want, have = expected_view(live), expected_view(ours)
+        apart.append({
+            "step": step, "action": action.notation(), "turn_right": turn,
+            "record": [a.notation() for a in ours.history[-4:]],
+            "truth": [a.notation() for a in live.history[-4:]],
+            "regions": {r: {"true": want[r], "record": have[r], "camera": seen.get(r, {})} for r in regions[:6]},
+            "trace": list(out.trace)[-12:]})
+        run.drifts.append(apart[0])
 
     def look(sight):
         return f.observe(run.ours, sight) if hasattr(sight, "regions") else f.see(run.ours, sight)
@@ -108,13 +134,14 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
                 choice = next((k for k, o in enumerate(q.options) if list(o) == upcoming[:len(o)]), 0)
             f.answer(ours, choice).apply_to(ours)
 
-    for action in truth.history:
+    for step, action in enumerate(truth.history):
         before = expected_view(live)
         live.apply(action)
         if invisible(before, expected_view(live), action):  # typed on a phone: the one path for typed inputs
             out = f.typed(run.ours, action)
             if out.refused is None:
                 out.apply_to(run.ours)
+            check(step, action, out)
             continue
         if isinstance(action, Roll):
             out = f.die(run.ours, action.face)
@@ -132,4 +159,5 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
                 break
             out = look(again(live))
             take(out)
+        check(step, action, out)
     return run
