@@ -97,6 +97,9 @@ def _grey_sides(game: Game, seen: View, told_apart: set[int]) -> View:
     return out
 
 
+BIAS = 3  # sights a region reads wrong the same way, unexplained, before that reading is its bias (``biased``)
+
+
 class Evidence:
     """Per region, what the camera has read and how far to trust it."""
 
@@ -126,6 +129,14 @@ class Evidence:
         self.streak: dict[int, tuple[tuple, float]] = {}
         self.holding = False  # a vote over still frames is under way: what changed is judged against before it
         self.held: View | None = None  # the readings before the vote began
+        # (region, its reading, what the game held there) -> the sights that read it so and that no
+        # action explained: a region that reads wrong the same way sight after sight (a lamp's glare,
+        # a token whose picture this camera takes for another) has a bias, and that reading is no news
+        self.bias: dict[tuple, int] = {}
+        # (region, what the game held there) -> the sights that read it wrong, vision unsure, with no
+        # action explaining it: a spot this camera cannot read (a lamp's glare), whatever it reads there
+        self.blurred: dict[tuple, int] = {}
+        self.low: set[int] = set()  # the regions vision read unsurely in the last sight
 
     def take(self, game: Game, seen: View, hidden: set[int], unsure: set[int]):
         """Take one sight in: returns the sight as judged (the accepted regions read as the game has
@@ -134,6 +145,7 @@ class Evidence:
         before this sight, and the markers sighted before it."""
         seen = declined_side(game, seen)
         seen, impossible = misreads(game, seen, self.told_apart(game, seen, hidden))
+        self.low = set(unsure) - set(hidden)
         unsure = set(unsure) | (impossible - hidden)
         self.vote(seen, hidden)
         if seen != self.last_seen:  # during a vote, a change is still one since the vote began
@@ -146,10 +158,12 @@ class Evidence:
         self.sight_markers(game, seen, hidden | set(unsure))
         self.readings.update({rid: labels for rid, labels in seen.items() if rid not in hidden})
         unsure = set(unsure) | self.unconfirmed(game, seen, hidden)
-        changed = {r for r in unsure if self.changed(r)}
+        # tokens moved onto a region are trusted however unsure vision is, but on a spot it cannot read
+        changed = {r for r in unsure if self.changed(r)} - self.unreadable(game, self.low)
         unsure -= moved_onto(game, seen, changed, playing_labels(game))
         unsure -= moved_onto(game, seen, self.read_right(game, changed), in_play_labels(game))
         unsure |= contested(game, seen, hidden)
+        unsure |= self.biased(game, seen, hidden)
         self.last_unknown, self.last_hidden = hidden | unsure, hidden
         return seen, unsure, previous, sighted_before
 
@@ -226,12 +240,37 @@ class Evidence:
         return self.before is None or self.before.get(region) != self.last_seen.get(region)
 
     def confirm(self, game: Game, seen: View, hidden: set[int], remaining) -> None:
-        """Remember the regions this sight reads as ``game`` has them."""
+        """Remember the regions this sight reads as ``game`` has them, and how the others read wrong
+        (see ``biased``)."""
         wrong = {d.region for d in remaining} | {d.region for d in differences(game, seen, hidden, self.unseen)}
         want = expected_view(game)
         for rid in seen:
             if rid not in hidden and rid not in wrong:
                 self.confirmed[rid] = content(want, rid)
+        for rid in wrong - set(hidden):
+            key = (rid, content(seen, rid), content(want, rid))
+            self.bias[key] = self.bias.get(key, 0) + 1
+            if rid in self.low:
+                self.blurred[rid, key[2]] = self.blurred.get((rid, key[2]), 0) + 1
+
+    def unreadable(self, game: Game, regions: set[int]) -> set[int]:
+        """Of ``regions`` (read unsurely now), those read wrong and unsurely in ``BIAS`` sights or more
+        that no action explained while the game held the same there: a spot this camera cannot read
+        (a lamp's glare: it reads a different race there every other sight), where no reading is news."""
+        if not self.blurred or not regions:
+            return set()
+        want = expected_view(game)
+        return {r for r in regions if self.blurred.get((r, content(want, r)), 0) >= BIAS}
+
+    def biased(self, game: Game, seen: View, hidden: set[int]) -> set[int]:
+        """Regions that read wrong the very way they read in ``BIAS`` sights or more that no action
+        explained, while the game holds the same there: a standing misread of this camera (the
+        region's bias), unsure: it neither moves the game nor is news, however sure vision is."""
+        if not self.bias:
+            return set()
+        want = expected_view(game)
+        return {rid for rid in seen if rid not in hidden
+                and self.bias.get((rid, content(seen, rid), content(want, rid)), 0) >= BIAS}
 
     def told_apart(self, game: Game, seen: View, hidden: set[int]) -> set[int]:
         """The regions of a race in decline where this camera has read that race's own in-decline

@@ -129,8 +129,11 @@ class Follower:
         best = found[0]
         doubtful = [d for d in differences(best.game, seen, hidden, ev.unseen) if d.region in unsure]
         if doubtful and not best.remaining:  # the unsure regions may show one more move: only if it fits exactly
-            more = search(best.game, seen, hidden, self.hints, ev.unseen, ev.room)
-            if more[0].actions and not more[0].remaining:
+            # and never the end of a turn (a misread that stands, a Lost Tribe always read as a race in
+            # the column, is no next player's pick: the End Turn button, or moves read surely, end it)
+            more = [m for m in search(best.game, seen, hidden, self.hints, ev.unseen, ev.room)
+                    if not any(isinstance(a, EndTurn) for a in m.actions)]
+            if more and more[0].actions and not more[0].remaining:
                 if len(more) > 1:
                     return self._ask([Explanation(best.actions + m.actions, m.game, []) for m in more])
                 best = Explanation(best.actions + more[0].actions, more[0].game, [])

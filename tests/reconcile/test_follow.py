@@ -609,3 +609,13 @@ def test_the_ghouls_in_decline_redeployed_where_they_lay_are_entered_on_a_phone_
     run = follow(g)
     assert [a.notation() for a in run.ours.history] == [a.notation() for a in g.history] and run.alerts == []
     assert run.ours.fingerprint() == g.fingerprint()
+
+
+def test_a_stout_decline_with_no_token_on_the_map_is_seen_as_its_race_in_decline_taken_off():
+    """4p seed 502, action 89: a player picks the Stout Elves, redeploys nothing, and goes into decline
+    at the end of the turn: the camera sees only the player's Amazons in decline leave the map."""
+    truth = play(seeded_setup("4p", 4, 502), 502)
+    assert [a.notation() for a in truth.history[87:90]] == ["pick elves", "redeploy -", "decline"]
+    run = follow(truth)
+    assert run.alerts == [] and run.drifts == []
+    assert run.ours.fingerprint() == truth.fingerprint()

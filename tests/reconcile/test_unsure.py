@@ -377,3 +377,23 @@ def test_frames_read_unsurely_but_alike_add_up_to_a_move():
     assert f.observe(g, observation(seen, {3: 0.3})).hold  # 0.3: not sure alone
     out = f.observe(g, observation(seen, {3: 0.3}))  # 0.6 over two frames that agree: sure
     assert not out.hold and [a.notation() for a in out.actions] == ["conquer 3"]
+
+
+def test_a_misread_that_stands_on_regions_never_read_right_ends_no_turn():
+    """Two Lost Tribe tokens read as Humans (a race in the column) in every sight: the next player's
+    pick and conquests would explain them, but a misread never ends a turn the table did not end."""
+    truth = play(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4")
+    g = truth.copy()
+    f = Follower()
+
+    def sight():
+        seen = expected_view(truth)
+        seen[11] = seen[16] = {"humans": 1}  # never read right: adjacent, both open to a Humans' first conquest
+        out = still(f, g, observation(seen))
+        out.apply_to(g)
+        return out
+
+    assert sight().actions == []
+    play(truth, "conquer 3")
+    assert [a.notation() for a in sight().actions] == ["conquer 3"]
+    assert g.current_player == truth.current_player == 0
