@@ -11,7 +11,7 @@ of a step) come in as calls.
 """
 from __future__ import annotations
 
-from ..rules.actions import Action, EndTurn, Redeploy, Resettle, Roll
+from ..rules.actions import Action, Conquer, Convert, DragonConquer, Encamp, EndTurn, Fortify, Heroes, Redeploy, Resettle, Roll
 from ..rules.game import Game
 from .corrections import Corrections, replaced
 from .decision import Alert, Outcome, Question, Standing, classify, placing
@@ -127,6 +127,16 @@ class Follower:
             self._voted()
             return self._ask(found)
         best = found[0]
+        rewind = 0
+        if best.remaining and not missed and not first:  # the conquests ended too early? (see ``_reopened``)
+            rewind, reopened = self._reopened(game, seen, hidden | unsure)
+            if rewind:
+                self.corrections.undone(len(game.history) - rewind)
+                game = before_amends = Game.replay(game.setup, game.history[:len(game.history) - rewind], game.board)
+                best = reopened
+                if self.explain:
+                    trace.append(f"taken back: the last {rewind} action(s), the conquests go on: "
+                                 f"{_actions(best.actions)}")
         doubtful = [d for d in differences(best.game, seen, hidden, ev.unseen) if d.region in unsure]
         if doubtful and not best.remaining:  # the unsure regions may show one more move: only if it fits exactly
             # and never the end of a turn (a misread that stands, a Lost Tribe always read as a race in
@@ -145,7 +155,7 @@ class Follower:
         doubts = self._doubts(game, best, seen, hidden, first_sight) if vote else set()
         if doubts and self.looks < LOOKS - 1:
             self.looks += 1
-            ev.holding, self.voting_on = True, _state(game)
+            ev.holding, self.voting_on = True, _state(given)
             if self.explain:
                 trace.append(f"holding for another look: {_actions(best.actions)} read too unsurely on "
                              f"{', '.join(f'region {r} ({ev.sure(r):.2f})' for r in sorted(doubts))}")
@@ -189,7 +199,28 @@ class Follower:
                          + (f"; alerts {[f'{a.code} on {a.region}' for a in raised]}" if raised else "")
                          + ("; holding for another look" if self.standing.pending else ""))
         return Outcome(actions=best.actions, alerts=self.standing.values(), raised=raised, amend=amend,
-                       missed=missed, hold=bool(self.standing.pending), trace=trace)
+                       missed=missed, hold=bool(self.standing.pending), trace=trace, rewind=rewind)
+
+    def _reopened(self, game: Game, seen: View, skip: set[int]) -> tuple[int, Explanation | None]:
+        """A troop redeployment the follower took before the table ended the turn (a Hero or an
+        Encampment seen early, a count misread) is provisional: when the race is then seen conquering
+        again, and taking that redeployment back (with the markers placed after it) explains the
+        board where the record cannot, it is taken back (``Outcome.rewind``)
+        and the conquests go on. Returns how many actions to take back, and the explanation then."""
+        tail = 0
+        for action in reversed(game.history):
+            if isinstance(action, (Heroes, Encamp, Fortify)):
+                tail += 1
+                continue
+            if isinstance(action, Redeploy) and action.race is None and game.phase == "redeployment":
+                tail += 1
+                g = Game.replay(game.setup, game.history[:len(game.history) - tail], game.board)
+                found = search(g, seen, skip, self.hints, self.evidence.unseen, self.evidence.room)
+                if len(found) == 1 and not found[0].remaining and found[0].actions \
+                        and any(isinstance(a, (Conquer, Convert, DragonConquer)) for a in found[0].actions):
+                    return tail, found[0]
+            break
+        return 0, None
 
     def _doubts(self, game: Game, best: Explanation, seen: View, hidden: set[int], first_sight) -> set[int]:
         """The regions of a move about to be taken (or of an alert about to be raised) that the

@@ -397,3 +397,26 @@ def test_a_misread_that_stands_on_regions_never_read_right_ends_no_turn():
     play(truth, "conquer 3")
     assert [a.notation() for a in sight().actions] == ["conquer 3"]
     assert g.current_player == truth.current_player == 0
+
+
+def test_a_redeployment_taken_before_the_end_of_the_turn_is_taken_back_when_the_race_conquers_again():
+    """Both Heroes seen early (set down as the conquests went on) made the follower take the troop
+    redeployment; the Ratmen then conquer again: the redeployment and the Heroes are taken back
+    (``rewind``) and the conquest is played, not flagged as one after the conquests were over."""
+    truth = play(game_with("heroic ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 3")
+    g = truth.copy()
+    f = Follower()
+
+    def sight():
+        seen = expected_view(truth)
+        seen[3], seen[4] = {**seen[3], "hero": 1}, {**seen[4], "hero": 1}
+        out = still(f, g, observation(seen))
+        out.apply_to(g)
+        return out
+
+    assert [a.notation() for a in sight().actions] == ["redeploy 3:11 4:2", "heroes 3 4"]
+    play(truth, "conquer 10")
+    out = sight()
+    assert out.rewind == 2 and out.raised == []
+    assert [a.notation() for a in g.history] == ["pick ratmen", "conquer 4", "conquer 3", "conquer 10",
+                                                 "redeploy 3:8 4:2 10:3", "heroes 3 4"]
