@@ -17,6 +17,11 @@ from .hypotheses import Explanation, _hiding_place
 from .view import View, differences, placing_now, playing_labels, race_label
 
 
+# tokens read on a region vision is unsure of (glare, blur: it counts fewer than lie there) that show
+# a conquest rather than a token or two put on a strong region
+UNSURE_STACK = 2
+
+
 class Corrections:
     """Where each race's last redeployment, Heroes and resettlement stand in the history, and the
     corrections the sights show them."""
@@ -69,8 +74,9 @@ class Corrections:
         """A race of the player at play seen on a region the game says it has too few tokens to
         conquer: the defenders' last redeployment or resettlement with fewer tokens there (never
         fewer than the camera last read there), the first that makes the conquest legal, when the
-        camera sees the tokens it takes (one may hide under another): a token or two put on a
-        strong region stays an illegal move."""
+        camera sees the tokens it takes (one may hide under another; on a region vision reads
+        unsurely, which counts fewer than lie there, ``UNSURE_STACK``): a token put on a strong
+        region stays an illegal move."""
         labels = playing_labels(game)
         for d in differences(game, seen, skip, self.evidence.unseen):
             held = game.regions[d.region].race
@@ -86,7 +92,8 @@ class Corrections:
                 for action in lighter_defence(game, index, held, d.region, floor):
                     trial = replaced(game, [(index, action)])
                     if trial is not None and trial.explain(Conquer(d.region)) is None \
-                            and d.seen >= _placed(trial, d.region) - 1:
+                            and (d.seen >= _placed(trial, d.region) - 1
+                                 or (d.region in self.evidence.low and d.seen >= UNSURE_STACK)):
                         return [(index, action)]
         return []
 

@@ -98,6 +98,8 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
             "record": [a.notation() for a in ours.history[-4:]],
             "truth": [a.notation() for a in live.history[-4:]],
             "regions": {r: {"true": want[r], "record": have[r], "camera": seen.get(r, {})} for r in regions[:6]},
+            "hands": {name: {"true": t.hand, "record": ours.tribes[name].hand} for name, t in live.tribes.items()
+                      if name in ours.tribes and ours.tribes[name].hand != t.hand},
             "trace": list(out.trace)[-12:]})
         run.drifts.append(apart[0])
 

@@ -619,3 +619,23 @@ def test_a_stout_decline_with_no_token_on_the_map_is_seen_as_its_race_in_decline
     run = follow(truth)
     assert run.alerts == [] and run.drifts == []
     assert run.ours.fingerprint() == truth.fingerprint()
+
+
+def test_a_costly_conquest_read_unsurely_as_a_small_stack_corrects_the_defenders_redeployment():
+    """Vision unsure of a region (glare, blur) counts fewer tokens than lie there: two Humans read
+    unsurely where nine took the region are the conquest; one Human is still a token put on it."""
+    from vision.observe import Observation, RegionView
+
+    def unsurely(seen):
+        return Observation(True, {rid: RegionView(dict(labels), False, 0.1 if rid == 4 else 0.9, 0)
+                                  for rid, labels in seen.items()})
+
+    g, f, seen, index = ratmen_guessed(7, 4, "pick humans")
+    out = f.observe(g, unsurely({**seen, 4: {"humans": 1}}))
+    out = f.observe(g, unsurely({**seen, 4: {"humans": 1}})) if out.hold else out
+    assert [a.code for a in out.raised] == ["too-few-tokens"] and out.amend == [] and out.actions == []
+    g, f, seen, index = ratmen_guessed(7, 4, "pick humans")
+    out = f.observe(g, unsurely({**seen, 4: {"humans": 2}}))
+    out = f.observe(g, unsurely({**seen, 4: {"humans": 2}})) if out.hold else out
+    assert [(i, a.notation()) for i, a in out.amend] == [(index, "redeploy 4:7 9:5")]
+    assert [a.notation() for a in out.actions] == ["conquer 4"] and out.raised == []
