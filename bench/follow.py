@@ -159,6 +159,7 @@ def one_game(job):
     latency, observe_ms = [], []
     injected = Counter()
     flagged = Counter()
+    flagged_sure = []
     wrong = []
 
     last = {}
@@ -269,9 +270,14 @@ def one_game(job):
         injected[code] += 1
         if any(a.region == region and a.code == code for a in raised) and not actions:
             flagged[code] += 1
+            flagged_sure.append(round(follower.evidence.sure(region), 3))
         else:
+            read = seen.regions.get(region)
             wrong.append({"expected": code, "region": region, "got": [a.code for a in raised],
-                          "actions": [a.notation() for a in actions]})
+                          "actions": [a.notation() for a in actions],
+                          "camera": dict(read.tokens) if read else None,
+                          "confidence": round(float(read.confidence), 3) if read else None,
+                          "trace": [line for out in outs for line in out.trace][-4:]})
         out = outs[-1]
         out.apply_to(ours)
         step[2] = 2
@@ -307,7 +313,9 @@ def one_game(job):
             "corrections": run.corrections, "entered": run.entered, "accepted": run.accepted, "exact": run.ours.fingerprint() == truth.fingerprint(),
             "false_alerts": len([a for a in run.alerts]), "questions": run.questions,
             "latency_ms": latency, "observe_ms": observe_ms, "injected": dict(injected), "flagged": dict(flagged),
-            "misflagged": wrong[:5], "lamp_moved": table["moved"], "drifts": run.drifts, "amended": run.amended, "missed": sorted((t_actions - o_actions).elements()),
+            "misflagged": wrong[:5], "lamp_moved": table["moved"], "drifts": run.drifts,
+            "alerts": [f"{a.code} on {a.region} ({s})" for a, s in zip(run.alerts, run.raised_sure)],
+            "flagged_sure": flagged_sure, "amended": run.amended, "missed": sorted((t_actions - o_actions).elements()),
             "extra": sorted((o_actions - t_actions).elements())}
 
 
@@ -372,7 +380,9 @@ def main() -> None:
         "misflagged_examples": [m for r in results for m in r["misflagged"]][:5],
         "missed_by_kind": dict(Counter(a.split()[0] for r in results for a in r["missed"])),
         "first_drift": {f"{r['map']}-{r['seed']}": r["drifts"][0]["step"] if r["drifts"] else None for r in results},
-        **({"drifts": {f"{r['map']}-{r['seed']}": r["drifts"] for r in results}} if args.explain else {}),
+        **({"drifts": {f"{r['map']}-{r['seed']}": r["drifts"] for r in results},
+            "false_alerts": {f"{r['map']}-{r['seed']}": r["alerts"] for r in results},
+            "flagged_sure": sorted(x for r in results for x in r["flagged_sure"])} if args.explain else {}),
         "seconds": round(time.time() - start),
     }, indent=1))
 

@@ -24,6 +24,7 @@ class Run:
     # where the record left the true game (which race holds each region, whose turn it is), one entry
     # an episode, the first few: the step, the true action, what the record did, the regions, the trace
     drifts: list = field(default_factory=list)
+    raised_sure: list = field(default_factory=list)  # how sure the still frames were of each alert's region
 
 
 def _entered_by_hand(ours: Game, live: Game) -> int:
@@ -111,6 +112,7 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
         out.apply_to(ours)  # actions missed then, earlier ones seen better, then the new ones
         run.amended += len(out.amend) + len(out.missed)
         run.alerts += out.raised
+        run.raised_sure += [round(f.evidence.sure(a.region), 3) if a.region is not None else None for a in out.raised]
         if table_reacts and out.raised:
             if ours.fingerprint() != live.fingerprint():
                 run.corrections += 1
