@@ -135,10 +135,11 @@ def _emblem(lum: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
     return np.concatenate([vals.mean(2), spec.reshape(n, -1)], 1)
 
 
-# The emblem's outline, for telling apart kinds printed alike (grey in-decline sides): the emblem's radius
-# along rays from its own ink centre (so a shadow or a stacked token in the blob's outline does not move it),
-# described by its harmonics' magnitudes and the bispectrum's phase couplings F_k F_l conj(F_k+l): unchanged
-# by turning the token, yet a five-pointed star and a pentagon differ.
+# The emblem's outline, for telling apart kinds printed alike (grey in-decline sides): the emblem's radius (its
+# ink darker than the face around it, or lighter, whichever the printing chose) along rays from its own ink
+# centre (so a shadow or a stacked token in the blob's outline does not move it), described by its harmonics'
+# magnitudes and the bispectrum's phase couplings F_k F_l conj(F_k+l): unchanged by turning the token, yet a
+# five-pointed star and a pentagon differ.
 OUTLINE_ANGLES = 64
 OUTLINE_RADII = 16
 OUTLINE_REACH = 0.9       # rays reach this share of the token's radius
@@ -156,6 +157,12 @@ def emblem_outline(patch: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 def emblem_outlines(patches, masks) -> np.ndarray:
     """``emblem_outline`` of several tokens at once, one row each."""
+    return outline_invariants(emblem_radii(patches, masks))
+
+
+def emblem_radii(patches, masks) -> np.ndarray:
+    """The emblem's radius along ``OUTLINE_ANGLES`` rays from its ink centre, in shares of the token's radius,
+    one row per token (zeros where a token is too small to look at)."""
     n = len(patches)
     rings = np.zeros((n, OUTLINE_RADII, OUTLINE_ANGLES), np.float32)
     a = np.arange(OUTLINE_ANGLES) * 2 * np.pi / OUTLINE_ANGLES
@@ -168,6 +175,8 @@ def emblem_outlines(patches, masks) -> np.ndarray:
             continue
         grey = cv2.GaussianBlur(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), (0, 0), 0.8).astype(np.float32)
         cx, cy, R = m["m10"] / m["m00"], m["m01"] / m["m00"], float(np.sqrt(m["m00"] / np.pi))
+        if _light_ink(grey, cx, cy, R):  # a light emblem on a darker face: its ink is what is lighter
+            grey = 255 - grey
         # The ink's own centre: the emblem is printed at the token's centre (the blob's outline may hold a
         # shadow or a token beneath).
         disc = np.zeros(grey.shape, np.uint8)
@@ -188,7 +197,37 @@ def emblem_outlines(patches, masks) -> np.ndarray:
     light = dark <= 0.5
     before = np.cumsum(light, 1) - light  # light samples nearer the centre than this one
     radius = (dark * (before == 0)).sum(1) / OUTLINE_RADII * OUTLINE_REACH
-    F = np.fft.rfft(radius, axis=1) / OUTLINE_ANGLES
+    radius[~seen] = 0
+    return radius.astype(np.float32)
+
+
+def _ring_offsets(radii, n: int) -> np.ndarray:
+    a = np.arange(n) * 2 * np.pi / n
+    return np.array([(r * np.cos(t), r * np.sin(t)) for r in radii for t in a])
+
+
+# Where a token's emblem and its face are sampled, in shares of the token's radius: the emblem's middle, then
+# the face around it, inside the rim.
+_CENTRE = _ring_offsets((0.0, 0.12, 0.2), 8)
+_PROBES = np.concatenate([_CENTRE, _ring_offsets((0.55, 0.62, 0.7), 16)]).T.copy()
+
+
+def _light_ink(grey: np.ndarray, cx: float, cy: float, R: float) -> bool:
+    """Whether a token's emblem is printed lighter than its face: the emblem lies at the centre, the face around
+    it (the median of a ring between half and three quarters of the token's radius)."""
+    h, w = grey.shape
+    x = (cx + 0.5 + _PROBES[0] * R).astype(np.intp)
+    y = (cy + 0.5 + _PROBES[1] * R).astype(np.intp)
+    vals = grey[np.minimum(np.maximum(y, 0), h - 1), np.minimum(np.maximum(x, 0), w - 1)]
+    face = np.sort(vals[len(_CENTRE):])
+    return float(vals[:len(_CENTRE)].mean()) > float(face[len(face) // 2])
+
+
+def outline_invariants(radius: np.ndarray) -> np.ndarray:
+    """What of the emblem radii (``emblem_radii``) a turn of the token leaves unchanged: the harmonics'
+    magnitudes and the bispectrum's phase couplings (``OUTLINE_SIZE`` numbers a row)."""
+    seen = radius.any(1)
+    F = np.fft.rfft(radius.astype(np.float64), axis=1) / OUTLINE_ANGLES
     k, j = _PAIRS
     z = F[:, k] * F[:, j] * np.conj(F[:, k + j])
     size = np.abs(z)

@@ -1,3 +1,5 @@
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
@@ -7,6 +9,7 @@ from vision.errors import ModelError
 from vision.features import crop_to_mask, emblem_outline, segment_sample, token_features
 from vision.labels import DECLINED
 from vision.render import enrollment_samples
+from vision.render.designs import designs
 
 from .conftest import DESIGN
 
@@ -48,10 +51,10 @@ def test_sample_without_token_is_refused(settings):
         enroll(settings, {"elves": [np.full((60, 60, 3), 200, np.uint8)]})
 
 
-def _declined_readings(settings, style: str, tmp_path):
+def _declined_readings(settings, style: str, tmp_path, printing=None):
     """Share of fresh in-decline photos read right by a model enrolled from others: first look, second look."""
     def declined(seed, n):
-        photos = enrollment_samples(DESIGN, per_label=n, seed=seed, style=style)
+        photos = enrollment_samples(DESIGN, per_label=n, seed=seed, style=style, printing=printing)
         return {k: v for k, v in photos.items() if k in DECLINED}
     model = enroll(settings, declined(1, 3))
     assert model.second is not None
@@ -78,3 +81,16 @@ def test_in_decline_sides_are_told_apart_by_their_emblem_outline(tmp_path, setti
     assert second >= 0.95 and second > first, (first, second)
     first, second = _declined_readings(settings, "plain", tmp_path)
     assert second >= first >= 0.95, (first, second)
+
+
+def test_light_emblems_on_a_dark_face_are_told_apart_too(tmp_path, settings):
+    """Art we have not seen: the in-decline sides printed dark grey with a light emblem (the foreign printing's
+    emblems turned light). The second look finds the emblem by what differs from the face around it, darker
+    or lighter, and tells the races apart as it does for dark emblems."""
+    printing = dict(designs(DESIGN, "foreign"))
+    for label in DECLINED:
+        grey = np.array(printing[label].base, float)
+        printing[label] = dataclasses.replace(printing[label], base=tuple(int(c * 0.55) for c in grey),
+                                              accent=tuple(int(min(255, c * 1.35)) for c in grey))
+    first, second = _declined_readings(settings, "foreign", tmp_path, printing)
+    assert second >= 0.9 and second > first, (first, second)

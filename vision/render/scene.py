@@ -473,12 +473,12 @@ def random_state(geometry: Geometry, rng: np.random.Generator, fill: float = 0.6
 
 
 def enrollment_samples(design_seed: int, per_label: int = 4, seed: int = 0,
-                       style: str = "plain") -> dict[str, list[np.ndarray]]:
+                       style: str = "plain", printing: dict | None = None) -> dict[str, list[np.ndarray]]:
     """Photos of single tokens on a plain background, under varied light, as a user would take them;
-    ``style``: the printing (``designs.STYLES``)."""
+    ``style``: the printing (``designs.STYLES``); ``printing``: the designs by label instead (another art)."""
     rng = np.random.default_rng(seed + 7919 * design_seed)
     out = {}
-    for label, design in designs(design_seed, style).items():
+    for label, design in (printing or designs(design_seed, style)).items():
         imgs = []
         for _ in range(per_label):
             side = int(rng.integers(40, 80))
