@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.classify import classify, enroll, load_model, read_samples, read_sizes
 from vision.errors import ModelError, RegistrationError
-from vision.features import batch_features, normalise
+from vision.features import batch_features, emblem_outlines, normalise
 from vision.labels import LABELS, RACES
 from vision.register import register
 from vision.settings import Settings
@@ -255,7 +255,7 @@ def selftest(settings: Settings, folder, board: Board, empty: np.ndarray, layout
     except ModelError as exc:
         raise CalibrationError(str(exc)) from None
     s = settings.px_per_mm
-    truth, patches, masks = [], [], []
+    truth, patches, masks, cuts, areas = [], [], [], [], []
     missed = 0
     for plan, frame in layouts:
         found = cut(settings, board, empty, frame, s)
@@ -268,11 +268,16 @@ def selftest(settings: Settings, folder, board: Board, empty: np.ndarray, layout
             p, mm = normalise(patch, m, settings.feature_px)
             patches.append(p)
             masks.append(mm)
+            cuts.append((patch, m))
+            areas.append(cv2.countNonZero(m) / s ** 2)
             truth.append(plan[i][0])
         missed += len(plan) - len(used)
     if not truth:
         raise CalibrationError("self-test: no token seen on the tray")
-    result = classify(model, batch_features(np.array(patches), np.array(masks)))
+    # Read as in play: with each kind's size and the second look at the emblems (vision.observe).
+    result = classify(model, batch_features(np.array(patches), np.array(masks)), settings.neighbours,
+                      np.array(areas, np.float32), settings.size_weight,
+                      lambda rows: emblem_outlines([cuts[i][0] for i in rows], [cuts[i][1] for i in rows]))
     pairs = Counter((t, p) for t, p in zip(truth, result.labels) if t != p)
     right = sum(t == p for t, p in zip(truth, result.labels))
     report = {"format": "smallworld-selftest/1", "tokens": len(truth), "right": right,

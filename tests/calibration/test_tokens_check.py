@@ -162,3 +162,14 @@ class _TwoOnly(_Spoiled):
         if request.get("kind") == "tray":
             request = {**request, "slots": request["slots"][:2]}
         self.table.prepare(request)
+
+
+@pytest.mark.slow
+def test_selftest_reads_the_tray_as_play_does(tmp_path):
+    """Another printing whose in-decline sides are one grey, differing only by the race's emblem: the self-test
+    reads them as observing a game does (with each kind's size and the second look at the emblem), so what it
+    reports taken for what is what play will get wrong, not the first look's confusions."""
+    from vision.labels import DECLINED
+    table = SimulatedTable("2p", 4, "foreign", (1920, 1080), 120)
+    report = flow.whole(Settings(), Folder(tmp_path), table, "2p", list(DECLINED))["selftest"]
+    assert report["tokens"] >= 40 and report["accuracy"] >= 0.85, report
