@@ -1,0 +1,41 @@
+"""The lamp at play is not the lamp at calibration: what the white reference (the empty board around the
+tokens, every frame) leaves of the change of light at the tokens, which their features must not see."""
+import numpy as np
+
+from vision.detect import detect
+from vision.observe import Calibration
+from vision.register import rectify, rectifying_transform, register
+from vision.render import Session, random_state
+
+from .conftest import small
+
+
+def test_the_lamps_colour_is_undone_at_every_token(settings, geometry2p):
+    """Another printing, and a lamp at play 15 % redder and 15 % less blue (or the reverse) than at calibration,
+    40 % brighter on one side of the board than on the other: the change of light measured on the board around
+    each token is the lamps' true ratio there within a percent in colour (one channel against the others) and a
+    few percent in brightness."""
+    residual = []
+    for seed, cast in ((41, (0.85, 1.0, 1.15)), (42, (1.15, 1.0, 0.85))):  # BGR
+        session = Session(geometry2p, seed, 100 + seed, small("foreign", glare_spots=0))
+        cal = Calibration.build(settings, geometry2p, session.empty())
+        w = session._light.shape[1]
+        slope = np.linspace(0.8, 1.2, w, dtype=np.float32)[None, :, None]
+        session._play_light = session._light * slope * np.array(cast, np.float32)
+        img, _ = session.frame(random_state(geometry2p, np.random.default_rng(seed)), rng=np.random.default_rng(seed))
+        reg = register(settings, geometry2p, img, cal.registration)
+        raster = cal.reference.raster
+        blobs = detect(settings, cal.reference, rectify(settings, img, reg, raster)).blobs
+        assert len(blobs) >= 10
+        back = np.linalg.inv(rectifying_transform(reg, raster))
+        true = session._play_light / session._light  # the renderer's two lamps, per pixel of the frame (BGR)
+        h, w = true.shape[:2]
+        for b in blobs:
+            x, y, z = back @ np.array([b.center[0], b.center[1], 1.0])
+            t = true[min(max(int(y / z), 0), h - 1), min(max(int(x / z), 0), w - 1)]
+            residual.append(np.array(b.gain) / t - 1)
+    residual = np.array(residual)
+    colour = np.abs(residual - residual.mean(1, keepdims=True))
+    assert np.percentile(colour, 95) < 0.01, np.percentile(colour, 95)
+    # Brightness: the features are normalised by each token's own (the renderer's exposure varies by 2 % too).
+    assert np.median(np.abs(residual)) < 0.08, np.median(np.abs(residual))
