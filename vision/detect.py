@@ -88,7 +88,9 @@ def blinded_share(reference: Reference, bbox) -> float:
 
 def _glare(settings: Settings, raster: Raster, image: np.ndarray) -> np.ndarray | None:
     """The lamp's specular glare in the reference: a smooth, colourless excess over each region's own
-    colour (a low percentile of the region). None when there is none worth correcting."""
+    colour (a low percentile of the region), measured on the regions only (not the white margin or the
+    markers around them) and wider than a token (not the regions' printed symbols). None when there is
+    none worth correcting."""
     lab = raster.nearest[::3, ::3].ravel()
     px = image[::3, ::3].reshape(-1, 3).astype(np.float32)
     keep = lab >= 0
@@ -101,7 +103,11 @@ def _glare(settings: Settings, raster: Raster, image: np.ndarray) -> np.ndarray 
         if starts[k + 1] > starts[k]:
             base[k] = np.percentile(px[starts[k]:starts[k + 1]], 30, axis=0)
     excess = (image.astype(np.float32) - base[raster.nearest]).min(2)
-    excess = cv2.GaussianBlur(np.maximum(excess, 0), (0, 0), 3.0 * raster.px_per_mm)
+    excess[raster.labels < 0] = 0
+    side = int(round(raster.geometry.token_mm * raster.px_per_mm)) | 1
+    excess = cv2.morphologyEx(np.maximum(excess, 0), cv2.MORPH_OPEN,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
+    excess = cv2.GaussianBlur(excess, (0, 0), 3.0 * raster.px_per_mm)
     excess[excess < settings.glare_min] = 0
     return excess if excess.max() > 0 else None
 

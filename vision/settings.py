@@ -42,8 +42,8 @@ class Settings:
     lit_correlation: float = 0.5    # correlation with the reference's print there that is the board itself
     lit_detail: float = 2.0         # print is grey less its surroundings this wide (half-size px): no slope of light
     lit_texture: float = 1.5        # grey levels of print (std in the window) the board needs for that test
-    glare_correction: bool = False  # subtract the lamp's glare seen on the empty board from token colours
-    glare_min: float = 20.0         # grey levels of colourless excess over a region's colour that count as glare
+    glare_correction: bool = True   # subtract the lamp's glare seen on the empty board from token colours
+    glare_min: float = 10.0         # grey levels of colourless excess over a region's colour that count as glare
     saturated: int = 245            # reference pixels this bright are blinded by glare: lower confidence
     # classification
     feature_px: int = 24            # side of the normalised token patch

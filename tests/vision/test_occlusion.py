@@ -76,3 +76,30 @@ def test_an_arm_the_colour_of_the_board_in_shade_is_an_arm(settings, clean_sessi
     det = detect(settings, clean_calibration.reference, np.clip(arm, 0, 255).astype(np.uint8))
     under = _under(clean_calibration.reference, band)
     assert under and under <= det.occluded
+
+
+def test_tokens_in_the_lamps_glare_are_read_as_without_it(geometry2p, model):
+    """The lamp (dim, its light blurred and noisy: the hard tier's) throws glare spots on the board, at
+    calibration as at play: the glare the empty board showed is taken off the tokens' colours, and more
+    of the regions under it read right than with the glare left on."""
+    from vision.settings import Settings
+    session = Session(geometry2p, 43, DESIGN, small("hard"))  # a dim lamp, its glare spots, blur and noise
+    h, w = session._light.shape[:2]
+    session._glare = _spot((h, w), 0.35 * w, 0.45 * h, 0.07 * w, 150) + _spot((h, w), 0.7 * w, 0.6 * h, 0.06 * w, 120)
+    glare = session._glare[..., 0]
+    results = {}
+    for correct in (True, False):
+        settings = Settings(glare_correction=correct)
+        cal = Calibration.build(settings, geometry2p, session.empty())
+        right = total = 0
+        for k in range(6):
+            img, truth = session.frame(random_state(geometry2p, np.random.default_rng(30 + k)))
+            obs, _ = observe(settings, cal, model, img)
+            for rid, tokens in truth.regions.items():
+                c = session.image_points(np.array([np.mean(geometry2p.regions[rid], 0)]))[0]
+                if tokens and glare[int(np.clip(c[1], 0, h - 1)), int(np.clip(c[0], 0, w - 1))] > 30:
+                    total += 1
+                    right += obs.regions[rid].tokens == tokens
+        results[correct] = (right, total)
+    (right, total), (before, _) = results[True], results[False]
+    assert total >= 20 and right > before and right >= 0.6 * total, results
