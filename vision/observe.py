@@ -115,7 +115,7 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
         labels = _declined_in_frame(settings, model, det.blobs, result, labels)
     if settings.mountains_on_mountain_regions and len(det.blobs):
         labels = _mountains(model, det.blobs, result, labels, mountain_regions(geometry.map), r.px_per_mm,
-                            settings.mountain_kin_ratio)
+                            settings.mountain_kin_ratio, settings.mountain_part_ratio)
     for blob, label, c in zip(det.blobs, labels, result.confidence):
         if label is None:  # part of a piece counted already
             continue
@@ -194,7 +194,7 @@ def mountain_regions(map_name: str) -> frozenset | None:
 
 
 def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozenset | None,
-               px_per_mm: float, kin_ratio: float = 5.0) -> list[str]:
+               px_per_mm: float, kin_ratio: float = 5.0, part_ratio: float = 1.5) -> list[str]:
     """Rules (setup): "Put a Mountain token on each Region of the map featuring a Mountain"; "Mountains are
     immovable". So a Mountain read off the Mountain regions is the next kind that fits; on a Mountain region
     the piece most like a Mountain of a Mountain's size (where enrollment measured it) is the Mountain, and
@@ -238,12 +238,18 @@ def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozen
         labels[best] = "mountain"
         bx, by, bw, bh = blobs[best].bbox
         for i in here:
-            if i != best and (labels[i] == "mountain" or i in outliers):
-                x, y, w, h = blobs[i].bbox
-                if x < bx + bw and bx < x + w and y < by + bh and by < y + h:
+            if i == best:
+                continue
+            x, y, w, h = blobs[i].bbox
+            touching = x <= bx + bw + 2 and bx <= x + w + 2 and y <= by + bh + 2 and by <= y + h + 2
+            if labels[i] == "mountain" or i in outliers:
+                if touching:
                     drop.add(i)
                 elif labels[i] == "mountain":
                     labels[i] = model.labels[int(np.argmin(np.where(others, pc[i], np.inf)))]
+            elif (touching and pc[i, k] <= part_ratio * float(pc[i].min())
+                  and (not size or blobs[i].area + blobs[best].area <= 1.3 * size)):
+                drop.add(i)  # a bit of its rim, nearly as like a Mountain as anything: with it, no larger than one
     return [None if i in drop else lab for i, lab in enumerate(labels)]
 
 

@@ -54,5 +54,6 @@ class Settings:
     few_races_in_decline: bool = True  # rules: one race in decline a player; a lone one alike another is it
     decline_ratio: float = 2.0      # ... when the other is at most this much farther (summed over the region)
     mountain_kin_ratio: float = 5.0  # a piece this much more like a Mountain than its region's kin is one's fragment
+    mountain_part_ratio: float = 1.5  # a piece touching the Mountain, a Mountain at most this much farther: part of it
     vote_ratio: float = 4.0         # a token keeps its own label if the region's is this much farther
     size_weight: float = 3.0        # how much farther a kind is per squared log of the size ratio (sizes enrolled)

@@ -138,3 +138,23 @@ def test_a_mountain_whose_body_hardly_shows_is_not_a_race_token_too_many():
     # Off the Mountain regions nothing of the kind happens.
     labels = _mountains(model, blobs, SimpleNamespace(per_class=per_class), ["orcs"] * 3, frozenset({region + 1}), 1.5)
     assert labels == ["orcs"] * 3
+
+
+def test_a_bit_of_a_mountains_rim_beside_it_is_no_piece_of_its_own():
+    """The Mountain's cap and rim came apart from a bit of its rim: the bit touches it, is nearly as like a
+    Mountain as what it was taken for, and with it makes no more than a Mountain's size: part of it. A race
+    token against the Mountain is a piece of its own."""
+    from types import SimpleNamespace
+
+    from vision.observe import _mountains
+    model = SimpleNamespace(labels=["mountain", "amazons"], areas=np.array([800.0, 270.0], np.float32))
+    region = next(iter(mountain_regions("2p")))
+    mountains = frozenset({region})
+    blobs = _pieces_on(region, [(0, 0, 30, 27), (8, 22, 19, 21)])
+    blobs[0].area, blobs[1].area = 680, 250        # rectified px at 1.5 px/mm: 302 and 111 mm²
+    bit = np.array([[290.0, 440.0], [770.0, 532.0]], np.float32)
+    labels = _mountains(model, blobs, SimpleNamespace(per_class=bit), ["mountain", "amazons"], mountains, 1.5)
+    assert labels == ["mountain", None]
+    token = np.array([[290.0, 440.0], [3000.0, 40.0]], np.float32)
+    labels = _mountains(model, blobs, SimpleNamespace(per_class=token), ["mountain", "amazons"], mountains, 1.5)
+    assert labels == ["mountain", "amazons"]
