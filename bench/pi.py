@@ -110,11 +110,11 @@ def stillness_to_state(games: int) -> dict:
     spec = importlib.util.spec_from_file_location("bench_follow", ROOT / "bench" / "follow.py")
     follow = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(follow)
-    follow.time = SimpleNamespace(perf_counter=CLOCK, time=time.time)  # its latency in CPU time too
+    follow.time = SimpleNamespace(perf_counter=CLOCK, process_time=CLOCK, time=time.time)  # its latency in CPU time too
     one_game = follow.one_game
     latency, observe_ms, actions = [], [], 0
     for g in range(games):
-        r = one_game(("2p", 900 + g, "hard", (1920, 1080), 0.0, False))
+        r = one_game(("2p", 900 + g, "hard", (1920, 1080), 0.0, False, None, False, 100))  # no cache, no --explain
         latency += r["latency_ms"]
         observe_ms += r["observe_ms"]
         actions += r["actions"]
