@@ -479,10 +479,7 @@ def _is_solid(reference: Reference, level: np.ndarray, raw: np.ndarray, x: int, 
         n = cv2.countNonZero(g)
         if cv2.countNonZero(g & raw[y:y + h, x:x + w]) < 0.75 * n:
             return False
-        ref = reference.image[y:y + h, x:x + w].astype(np.float32) + 4.0
-        ratio = (level[y:y + h, x:x + w].astype(np.float32) + 4.0) / ref
-        lo, hi = ratio.min(2), ratio.max(2)
-        shade = (g > 0) & (hi < 0.95) & (lo > 0.25) & (hi < lo * 1.25)
+        shade = _shadow(reference.image[y:y + h, x:x + w], level[y:y + h, x:x + w], g)
         return int(shade.sum()) < 0.5 * n
     return solid
 

@@ -219,14 +219,13 @@ def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozen
         # How much farther a Mountain is than what the piece was read as (1: read as a Mountain).
         # A Mountain may lie under a pile of race tokens, out of sight: only a piece of a Mountain's size (where
         # enrollment measured it) is taken for it.
-        fit = {i: pc[i, k] / max(float(pc[i].min()), 1e-9) for i in here
-               if (size and blobs[i].area >= 0.5 * size) or labels[i] == "mountain"}
+        ratio = {i: pc[i, k] / max(float(pc[i].min()), 1e-9) for i in here}
+        fit = {i: ratio[i] for i in here if (size and blobs[i].area >= 0.5 * size) or labels[i] == "mountain"}
         outliers = set()
         if not fit:
             # None of a Mountain's size: its body may hardly show (its cap and part of its rim), and the fragment
             # is taken for the race beside it. Such a piece is far more like a Mountain than the region's other
             # pieces read as the same kind are; a Mountain under a pile of tokens leaves no such piece.
-            ratio = {i: pc[i, k] / max(float(pc[i].min()), 1e-9) for i in here}
             for i in here:
                 kin = [ratio[j] for j in here if j != i and labels[j] == labels[i]]
                 if kin and ratio[i] * kin_ratio <= float(np.median(kin)):
