@@ -18,7 +18,8 @@ from .. import settings_table
 from ..hardware.settings import HardwareSettings
 
 SYSTEM_CONFIG = Path("/etc/companion/config.toml")
-SIMULATED_TIERS = ("clean", "realistic", "hard", "foreign")  # vision.render.TIERS, without importing OpenCV here
+SIMULATED_TIERS = ("clean", "realistic", "hard", "foreign", "foreign-clean", "foreign-realistic",
+                   "foreign-hard")  # vision.render.TIERS, without importing OpenCV here
 PORT_ENV = "COMPANION_PORT"  # the systemd unit sets 80 (http://companion.local); a dev machine uses 8000
 
 

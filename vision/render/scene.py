@@ -5,7 +5,7 @@ table after calibration); it renders the empty board and any number of board sta
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -46,6 +46,10 @@ class Realism:
     hand_share: float = 0.0       # share of frames with a hand and arm over the board (bench)
 
 
+# What another printing and another room bring: its token art and board palette, a lamp with a strong
+# colour cast that is another lamp at play than at calibration, pieces laid against tokens, a hand.
+FOREIGN = dict(style="foreign", cast=0.15, relight=True, touching=0.6, hand_share=0.25)
+
 TIERS = {
     "clean": Realism(),
     "realistic": Realism(tilt_deg=10.0, yaw_deg=4.0, distortion=0.03, light_gradient=0.35, dim=(0.8, 1.05),
@@ -55,8 +59,11 @@ TIERS = {
     # Another printing under other lamps: see designs.py ("foreign") and docs/vision.md.
     "foreign": Realism(tilt_deg=10.0, yaw_deg=4.0, distortion=0.03, light_gradient=0.35, dim=(0.6, 1.05),
                        glare_spots=1, noise=4.0, blur=1.0, stack_offset_mm=(0.5, 3.0), stack_share=0.25,
-                       style="foreign", cast=0.15, relight=True, touching=0.6, hand_share=0.25),
+                       **FOREIGN),
 }
+# The same camera and light as each tier the pipeline grew up with, with what another table brings
+# (the independent set has those three, with a target each: the bench reports them side by side).
+TIERS.update({f"foreign-{tier}": replace(TIERS[tier], **FOREIGN) for tier in ("clean", "realistic", "hard")})
 
 
 @dataclass
