@@ -28,6 +28,12 @@ frame on one thread, by stage: the stillness test (thumbnail and comparison) and
     python bench/vision.py --frames 10     # quick run
     python bench/vision.py --tiers foreign --foreign-seeds dev --maps 2p 3p --frames 10   # developing
     python bench/vision.py --tiers foreign-clean foreign-realistic foreign-hard --frames 5 --frames-per-session 5
+
+``--cache DIR`` keeps every picture the renderer draws (the calibration flow's and the frames read) in DIR
+and replays it the next run with the same arguments: exact (each picture is keyed by everything it is drawn
+from: the pose, lamp and printing, the tokens, the hand, the random generator's state and the renderer's own
+code, and the generator is left as drawing it would have left it), so two versions of the pipeline are
+compared on identical frames. Rendering is about half of a foreign run's time.
 """
 from __future__ import annotations
 
@@ -50,6 +56,7 @@ from collections import Counter  # noqa: E402
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+import hashlib  # noqa: E402
 import tempfile  # noqa: E402
 
 import maps  # noqa: E402
@@ -68,6 +75,46 @@ from vision.still import is_still, thumbnail  # noqa: E402
 STAGES = ("still", "register", "rectify", "detect", "features", "classify", "total")
 FOREIGN_SEEDS = {"dev": 100, "heldout": 9000}  # first design seed of each range (100 seeds each)
 NONE = "(none)"
+
+
+class RenderCache:
+    """``Session.render`` kept on disk: one ``.npy`` picture (and its occluded regions and the generator's state
+    after it) per key; a key is everything the picture is drawn from, so a hit is the picture itself."""
+
+    def __init__(self, folder: str):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        code = hashlib.sha256()
+        for source in sorted((Path(__file__).resolve().parent.parent / "vision" / "render").glob("*.py")):
+            code.update(source.read_bytes())
+        self.code = code.hexdigest()
+        self.hits = self.misses = 0
+
+    def install(self) -> None:
+        original = Session.render
+        cache = self
+
+        def render(session, tokens=None, hand=None, rng=None, play=False):
+            generator = rng or session.rng
+            key = hashlib.sha256(repr((cache.code, session.geometry.map, session.seed, session.design_seed,
+                                       session.realism, session.s, play,
+                                       [(t.label, t.x, t.y, t.angle) for t in tokens or ()],
+                                       None if hand is None else np.asarray(hand).tolist(),
+                                       generator.bit_generator.state)).encode()).hexdigest()[:32]
+            path = cache.folder / f"{key}.npy"
+            meta = path.with_suffix(".json")
+            if path.exists() and meta.exists():
+                kept = json.loads(meta.read_text())
+                generator.bit_generator.state = kept["state"]
+                cache.hits += 1
+                return np.load(path), set(kept["occluded"])
+            img, occluded = original(session, tokens, hand, rng, play)
+            np.save(path, img)
+            meta.write_text(json.dumps({"state": generator.bit_generator.state, "occluded": sorted(occluded)}))
+            cache.misses += 1
+            return img, occluded
+
+        Session.render = render
 
 
 def calibrated(settings: Settings, map_name: str, seed: int, design_seed: int, tier: str):
@@ -289,9 +336,17 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="override a Settings field")
     p.add_argument("--verbose", action="store_true", help="print every wrong region to stderr")
+    p.add_argument("--cache", default=None, metavar="DIR",
+                   help="keep every rendered picture in DIR and replay it (identical frames from run to run)")
     args = p.parse_args(argv)
     t0 = time.time()
+    cache = None
+    if args.cache:
+        cache = RenderCache(args.cache)
+        cache.install()
     report = run(args)
+    if cache is not None:
+        report["render_cache"] = {"hits": cache.hits, "misses": cache.misses}
     report["wall_seconds"] = round(time.time() - t0, 1)
     print(json.dumps(report, indent=1))
     return 0
