@@ -13,7 +13,8 @@ from ..rules.actions import Action, Attempt, Conquer, EndTurn, Heroes, Redeploy,
 from ..rules.errors import IllegalAction
 from ..rules.game import Game
 from .evidence import Evidence
-from .hypotheses import Explanation, _hiding_place
+from .hypotheses import Explanation
+from .stacks import spread
 from .view import View, differences, placing_now, playing_labels, race_label
 
 
@@ -225,34 +226,15 @@ def amended_redeploy(g: Game, index: int, race: str, evidence: dict[int, dict[in
 def _as_read(given: dict[int, int], least: dict[int, int], evidence: dict[int, dict[int, list[int]]],
              room: dict[int, int] | None) -> dict[int, int] | None:
     """The tokens of ``given`` spread as the sights read them (``evidence``: per region, each count
-    read there and the numbers of the sights that read it): at least ``least`` on each region, then
-    one token at a time where the most sights read more than it holds, the latest sight on a tie (a
-    count read is a lower bound: tokens under a stack are not seen; when the counts read add up to
-    more than there are, a count a few sights read that the others contradict, a token seen over
-    the outline or tokens on their way, gives way to them); the rest on a region never read, else
-    under the stack read fullest for its region (``room``: how many lie there side by side, when
-    vision knows; a region that shows all it can hold hides the next ones), else the biggest (where
-    ``given`` has the most on a tie, so a guess that fits stays). ``None`` if ``least`` is more."""
-    counts = dict(least)
-    spare = sum(given.values()) - sum(counts.values())
+    read there and the numbers of the sights that read it): at least ``least`` on each region, the
+    rest where they make the counts read likeliest (``stacks.spread``: the race's tokens are all on
+    the board, a count read is a lower bound, a count one sight read that the others contradict is a
+    misread), where ``given`` has the most on a tie, so a guess that fits stays. ``None`` if ``least``
+    is more."""
+    spare = sum(given.values()) - sum(least.values())
     if spare < 0:
         return None
-
-    def more(r: int) -> tuple[int, int]:
-        """How many sights read more than ``counts`` has on ``r``, and the latest of them."""
-        sights = [s for n, read in evidence.get(r, {}).items() if n > counts[r] for s in read]
-        return len(sights), max(sights, default=-1)
-
-    while spare:
-        r = max(given, key=lambda r: (more(r), given[r], -r))
-        if not more(r)[0]:
-            break
-        counts[r] += 1
-        spare -= 1
-    if spare:
-        read = {r: max(evidence.get(r, ()), default=0) for r in given}  # the most read there
-        counts[_hiding_place(given, read, set(given) - set(evidence), room, given)] += spare
-    return counts
+    return spread(least, spare, evidence, room, given)
 
 
 def amended_heroes(g: Game, index: int, race: str, seen: View, before: set[int],

@@ -14,6 +14,7 @@ from ..rules import pieces
 from ..rules.actions import (Abandon, Action, Attempt, Conquer, Convert, Decline, DragonConquer, Encamp, EndTurn,
                              Fortify, Heroes, Pick, Redeploy, Resettle, Roll, placement)
 from ..rules.game import Game
+from .stacks import fullness, spread
 from .view import Difference, View, differences, expected_view, label_race, occupied, race_label
 
 MAX_DEPTH = 12
@@ -276,7 +277,7 @@ def _tokens_moved(g: Game, tribe, d: Difference) -> bool:
 def guess_redeploy(g: Game, tribe, seen: View, race: str | None = None, unknown: set[int] = frozenset(),
                    room: dict[int, int] | None = None) -> Redeploy:
     """The redeployment the camera shows; tokens it cannot see are on a region it cannot read now
-    (``unknown``), else under the fullest stack (``_fullness``). A later sight may amend it
+    (``unknown``), else where the counts read make likeliest (``stacks.spread``). A later sight may amend it
     (``amended_redeploy``)."""
     label = race_label(g, tribe.name)
     held = g.regions_of(tribe.name)
@@ -290,31 +291,29 @@ def guess_redeploy(g: Game, tribe, seen: View, race: str | None = None, unknown:
     spare = total - sum(counts.values())
     if spare < 0:
         return Redeploy(placement(counts), race)  # more seen than there are: explain() refuses it
-    if spare:  # tokens under a stack: the fullest stack seen hides them most likely
+    if spare:  # tokens under a stack: on a region the camera cannot read now, else where the counts
+        # read make likeliest (``stacks.spread``)
         shown = {r: seen.get(r, {}).get(label, 0) for r in held}
-        counts[_hiding_place(held, shown, unknown, room, {r: g.regions[r].tokens for r in held})] += spare
+        now = {r: g.regions[r].tokens for r in held}
+        if unknown & set(held):
+            counts[_hiding_place(held, shown, unknown, room, now)] += spare
+        else:
+            counts = spread(counts, spare, {r: {n: [0]} for r, n in shown.items() if n}, room, now)
     return Redeploy(placement(counts), race)
 
 
 def _hiding_place(regions, shown: dict[int, int], unread: set[int], room: dict[int, int] | None,
                   held: dict[int, int] | None = None) -> int:
     """Where tokens the camera cannot see lie: on a region it could not read, else under the fullest
-    stack read (``_fullness``), the biggest on a tie, then where ``held`` has the most."""
+    stack read (``stacks.fullness``), the biggest on a tie, then where ``held`` has the most."""
     held = held or {}
-    return max(regions, key=lambda r: (r in unread, _fullness(shown[r], r, room), shown[r], held.get(r, 0), -r))
-
-
-def _fullness(shown: int, region: int, room: dict[int, int] | None) -> float:
-    """How full a region shows: the tokens read there over how many lie on it side by side (vision's
-    ``room``; a region that shows all it can hold hides the next ones under them); the count read
-    when vision does not say."""
-    return shown / room[region] if room and room.get(region) else float(shown)
+    return max(regions, key=lambda r: (r in unread, fullness(shown[r], r, room), shown[r], held.get(r, 0), -r))
 
 
 def resettlement(g: Game, tribe, seen: View, unknown: set[int] = frozenset(),
                  room: dict[int, int] | None = None) -> Resettle | None:
     """The defender's tokens seen back on their regions; unseen ones go to a region the camera cannot
-    read now, else under the fullest stack (``_fullness``)."""
+    read now, else under the fullest stack (``stacks.fullness``)."""
     label = race_label(g, tribe.name)
     held = g.regions_of(tribe.name)
     if not held:

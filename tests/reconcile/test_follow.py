@@ -456,9 +456,11 @@ def test_a_redeployment_is_not_amended_once_its_player_readies_troops_again():
     f = Follower()
     f.evidence.room = {4: 2, 9: 12}  # region 4 shows two tokens side by side at most
     seen = expected_view(g)
-    seen[4], seen[9] = {"ratmen": 2}, {"ratmen": 6}  # four under the stack on region 4
+    # four under a stack: region 4 shows all it can hold whatever lies there, region 9 shows six
+    # side by side (six tokens all seen is less likely than six of ten): under region 9's
+    seen[4], seen[9] = {"ratmen": 2}, {"ratmen": 6}
     act(g, *[a.notation() for a in f.see(g, seen).actions + f.confirm(g).actions])
-    assert [a.notation() for a in g.history[-2:]] == ["redeploy 4:6 9:6", "end"]
+    assert [a.notation() for a in g.history[-2:]] == ["redeploy 4:2 9:10", "end"]
     act(g, "pick humans", "conquer 20", "redeploy 20:9", "end")
     assert f.see(g, seen).amend == []
     seen[4], seen[9] = {"ratmen": 1}, {"ratmen": 8}  # Ann's turn: her troops readied, all but one to region 9
