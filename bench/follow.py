@@ -15,8 +15,11 @@ the look), so a change to the follower sees the same frames. --explain adds, per
 record first left the true game ("drifts": the step, what the camera read, the hypotheses tried).
 
 With --table-reacts the simulated table answers each alert as players would: when the game went
-wrong they undo to the mistake and enter the moves by hand, when the camera misread a region they
-tell it so; the actions entered by hand are not counted as inferred.
+wrong they first try the correction the follower offers ("the board is right"), else enter by hand
+the actions the record lacks or has wrong (corrected in place; the ones the record has right after a
+mistake stay), when the camera misread a region they tell it so; the actions entered by hand are not
+counted as inferred. (retyped_after_first_difference_per_game: the old measure, every action after
+the first wrong one typed again.)
 """
 from __future__ import annotations
 
@@ -310,7 +313,7 @@ def one_game(job):
     o_actions = Counter(a.notation() for a in run.ours.history)
     return {"map": map_name, "seed": seed, "actions": sum(t_actions.values()),
             "inferred": max(0, sum((t_actions & o_actions).values()) - run.entered),
-            "corrections": run.corrections, "entered": run.entered, "accepted": run.accepted, "exact": run.ours.fingerprint() == truth.fingerprint(),
+            "corrections": run.corrections, "entered": run.entered, "retyped": run.retyped, "accepted": run.accepted, "exact": run.ours.fingerprint() == truth.fingerprint(),
             "false_alerts": len([a for a in run.alerts]), "questions": run.questions,
             "latency_ms": latency, "observe_ms": observe_ms, "injected": dict(injected), "flagged": dict(flagged),
             "misflagged": wrong[:5], "lamp_moved": table["moved"], "drifts": run.drifts,
@@ -368,6 +371,8 @@ def main() -> None:
         "questions_per_game": round(statistics.mean(r["questions"] for r in results), 2),
         "corrections_per_game": round(statistics.mean(r["corrections"] for r in results), 2),
         "entered_by_hand_per_game": round(statistics.mean(r["entered"] for r in results), 2),
+        # the measure before 2026-11-24's fourth session: every action after the first wrong one typed again
+        "retyped_after_first_difference_per_game": round(statistics.mean(r["retyped"] for r in results), 2),
         "accepted_per_game": round(statistics.mean(r["accepted"] for r in results), 2),
         "injected": sum(injected.values()),
         "injected_flagged_share": round(sum(flagged.values()) / max(1, sum(injected.values())), 4),

@@ -19,7 +19,8 @@ class Run:
     questions: int = 0
     amended: int = 0
     corrections: int = 0  # times the table put the game right by hand after an alert (``table_reacts``)
-    entered: int = 0  # actions the table entered by hand then (undone and played again on the dashboard)
+    entered: int = 0  # actions the table entered by hand then (the ones the record lacked or had wrong)
+    retyped: int = 0  # the same, were every action after the first wrong one typed again (the old measure)
     accepted: int = 0  # regions the table told the camera to read as the game has them
     # where the record left the true game (which race holds each region, whose turn it is), one entry
     # an episode, the first few: the step, the true action, what the record did, the regions, the trace
@@ -27,14 +28,34 @@ class Run:
     raised_sure: list = field(default_factory=list)  # how sure the still frames were of each alert's region
 
 
-def _entered_by_hand(ours: Game, live: Game) -> int:
-    """The actions a table enters by hand to put ``ours`` right: all of ``live`` after the two part."""
+def _retyped(ours: Game, live: Game) -> int:
+    """The actions a table retypes to put ``ours`` right when it can only take back from the end: all
+    of ``live`` after the two part (the bench's measure before 2026-11-24's fourth session)."""
     same = 0
     for a, b in zip(ours.history, live.history):
         if a.notation() != b.notation():
             break
         same += 1
     return len(live.history) - same
+
+
+def _entered_by_hand(ours: Game, live: Game) -> int:
+    """The actions a table enters by hand to put ``ours`` right: the actions of the true game the
+    record lacks or has wrong, each corrected in place (the record keeps the ones it has right after
+    a mistake, replayed through the engine as the follower's own corrections are: ``Game.replace``,
+    ``Game.insert``): what the true game has beyond the longest run of actions both share in order."""
+    a = [x.notation() for x in ours.history]
+    b = [x.notation() for x in live.history]
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    a, b = a[start:], b[start:]
+    shared = [0] * (len(b) + 1)  # the longest common subsequence, a row at a time
+    for x in a:
+        diag = 0
+        for j, y in enumerate(b):
+            diag, shared[j + 1] = shared[j + 1], diag + 1 if x == y else max(shared[j + 1], shared[j])
+    return len(b) - shared[len(b)]
 
 
 def _owners(game: Game) -> dict:
@@ -71,8 +92,8 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
     (a view, or a vision ``Observation``); ``again(game)`` another still frame of the same board when
     the follower holds for one (``seen_of`` by default).
     ``before_sight(ours, follower)`` runs before each sight (a benchmark injects illegal moves there).
-    ``table_reacts``: the table answers an alert as players would: if the game went wrong, they undo
-    to where it did and enter the moves by hand (the follower resynchronises); if the game is right,
+    ``table_reacts``: the table answers an alert as players would: if the game went wrong, they put
+    right the actions the record lacks or has wrong by hand (the follower resynchronises); if the game is right,
     the camera misread the region and they tell it so (``accept``)."""
     live, ours = Game(truth.setup), Game(truth.setup)
     f = follower or Follower()
@@ -121,6 +142,7 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
                     f.answer(ours, 0).apply_to(ours)
                 if ours.fingerprint() != live.fingerprint():  # else (or what is left) entered by hand
                     run.entered += _entered_by_hand(ours, live)
+                    run.retyped += _retyped(ours, live)
                     run.ours = live.copy()
                     f.resync()
             else:
