@@ -11,12 +11,14 @@ of a step) come in as calls.
 """
 from __future__ import annotations
 
+from ..rules import pieces
 from ..rules.actions import Action, Conquer, Convert, DragonConquer, Encamp, EndTurn, Fortify, Heroes, Redeploy, Resettle, Roll
+from ..rules.errors import IllegalAction
 from ..rules.game import Game
 from .corrections import Corrections, replaced
 from .decision import BOARD_CODES, Alert, Outcome, Question, Standing, classify, placing
 from .evidence import Evidence, trusting, unsure_of, view_of
-from .resync import resync
+from .resync import readable, resync
 from .hypotheses import (Explanation, Hints, after, attempts, guess_redeploy, legal_in_turn, markers, redeploying,
                          resettlement, search, unread_conquests)
 from .view import View, describe, differences, expected_view
@@ -63,6 +65,7 @@ class Follower:
         self.explain = False  # keep a trace of each decision in ``Outcome.trace``
         self.looks = 0  # still frames of this board taken so far for a vote (see ``SURE``)
         self.voting_on: tuple | None = None  # the game the vote is about (its length, its last action)
+        self.ending = False  # the question asked is the End Turn's: the step ends whatever the answer
 
     @property
     def last_seen(self) -> View | None:
@@ -283,6 +286,9 @@ class Follower:
     def confirm(self, game: Game) -> Outcome:
         """"Accept what the camera saw / end the step": what the camera shows, then the troop
         redeployment as seen and the end of the turn (or the resettlement as seen)."""
+        if self.last_seen is not None and (question := self._at_the_end(game)) is not None:
+            self.question = question
+            return Outcome(alerts=self.standing.values(), question=question)
         seen = self.evidence.with_accepted(game, self.last_seen or expected_view(game))
         first = self.see(game, seen, self.evidence.last_unknown, vote=False) if self.last_seen is not None \
             else Outcome()
@@ -296,6 +302,20 @@ class Follower:
         g = base.copy()
         for action in first.actions:
             g.apply(action)
+        steps = self._ending(g, seen)
+        if not first.actions and not steps:
+            return Outcome(alerts=self.standing.values(), amend=first.amend, missed=first.missed,
+                           note="nothing to confirm now")
+        self._used(first.actions + steps, base)
+        self.evidence.gather(g, seen, self.evidence.last_hidden, self.evidence.last_unknown - self.evidence.last_hidden)
+        self.evidence.remember_unseen(g, seen, [])
+        self.evidence.confirm(g, seen, self.evidence.last_unknown, [])  # the redeployment as seen: read right
+        return Outcome(actions=first.actions + steps, alerts=first.alerts, raised=first.raised, amend=first.amend,
+                       missed=first.missed)
+
+    def _ending(self, g: Game, seen: View) -> list[Action]:
+        """The end of the step as the camera shows it, played on ``g``: the troop redeployment as seen
+        (or the resettlement), the markers placed, the end of the turn."""
         steps: list[Action] = []
         active = g.active_tribe(g.turn.player) if g.current_player >= 0 else None
         action = None
@@ -311,15 +331,34 @@ class Follower:
                 if g.explain(action) is None:
                     g.apply(action)
                     steps.append(action)
-        if not first.actions and not steps:
-            return Outcome(alerts=self.standing.values(), amend=first.amend, missed=first.missed,
-                           note="nothing to confirm now")
-        self._used(first.actions + steps, base)
-        self.evidence.gather(g, seen, self.evidence.last_hidden, self.evidence.last_unknown - self.evidence.last_hidden)
-        self.evidence.remember_unseen(g, seen, [])
-        self.evidence.confirm(g, seen, self.evidence.last_unknown, [])  # the redeployment as seen: read right
-        return Outcome(actions=first.actions + steps, alerts=first.alerts, raised=first.raised, amend=first.amend,
-                       missed=first.missed)
+        return steps
+
+    def _at_the_end(self, game: Game) -> Question | None:
+        """The End Turn button is the table saying the step is over as the board shows it: the whole
+        board is compared with the record then, and when the smallest set of corrections through the
+        engine makes them agree, the table is asked once (once a turn, like a burst): the corrections
+        then the end of the step as seen, or the end of the step alone (``answer``)."""
+        if game.finished or _turn(game) in self.asked:
+            return None
+        skip = readable(self.last_seen, self.evidence.last_hidden)
+        if not any(d.label not in pieces.MARKERS_IN_BOX for d in differences(game, self.last_seen, skip, self.evidence.unseen)):
+            return None  # the races hold the regions as the game has it: markers and counts the corrections see to
+        question = self._resync_question(game, self.last_seen, self.evidence.last_hidden)
+        if question is None:
+            return None
+        fix, rewind = list(question.options[0]), question.rewind(0)
+        corrected = Game.replay(game.setup, game.history[:len(game.history) - rewind], game.board)
+        try:
+            for action in fix:
+                corrected.apply(action)
+        except IllegalAction:
+            return None
+        seen = self.evidence.with_accepted(corrected, self.last_seen)
+        ending = self._ending(corrected, seen)
+        self.ending = True
+        return Question(question.text, (tuple(fix + ending), ()), (rewind, 0),
+                        (question.labels[0] + (", then end the turn" if ending else ""),
+                         "the game is right: end the step as it is"), question.regions)
 
     def redeployment(self, game: Game) -> Redeploy | Resettle | None:
         """The troop redeployment due now, or the resettlement, as the camera last saw it, if one is
@@ -406,6 +445,9 @@ class Follower:
         if self.question is None or not 0 <= option < len(self.question.options):
             return Outcome(alerts=self.standing.values(), note="no such answer")
         question, self.question = self.question, None
+        ending, self.ending = self.ending, False
+        if ending and option != 0:  # asked at the End Turn, the game is right: the step ends as seen
+            return self.confirm(game)
         chosen, rewind = list(question.options[option]), question.rewind(option)
         if not chosen and not rewind and question.regions:  # the game is right: its alerts stand
             return Outcome(alerts=self.standing.values(), note="the game kept as it is")
@@ -413,7 +455,7 @@ class Follower:
             game = Game.replay(game.setup, game.history[:len(game.history) - rewind], game.board)
         out = self._do(game, chosen)
         out.rewind = rewind
-        for region in question.regions:
+        for region in question.regions if option == 0 else ():  # the board was right there
             self.standing.drop(region)
         out.alerts = self.standing.values()
         return out

@@ -3,7 +3,7 @@ import pytest
 
 from companion.reconcile import Follower, differences, expected_view
 from companion.reconcile.hypotheses import resettlement
-from companion.rules.actions import Conquer, Pick, Redeploy, parse_notation
+from companion.rules.actions import Conquer, EndTurn, Pick, Redeploy, parse_notation
 from companion.shuffle import seeded_setup
 from companion.simulate import play
 
@@ -462,6 +462,7 @@ def test_a_redeployment_is_not_amended_once_its_player_readies_troops_again():
     act(g, *[a.notation() for a in f.see(g, seen).actions + f.confirm(g).actions])
     assert [a.notation() for a in g.history[-2:]] == ["redeploy 4:2 9:10", "end"]
     act(g, "pick humans", "conquer 20", "redeploy 20:9", "end")
+    seen = {**expected_view(g), 4: seen[4], 9: seen[9]}  # the Humans on region 20 as the game has them
     assert f.see(g, seen).amend == []
     seen[4], seen[9] = {"ratmen": 1}, {"ratmen": 8}  # Ann's turn: her troops readied, all but one to region 9
     assert f.see(g, seen).amend == []  # a move of this turn, not a better sight of the last one
@@ -641,3 +642,31 @@ def test_a_costly_conquest_read_unsurely_as_a_small_stack_corrects_the_defenders
     out = f.observe(g, unsurely({**seen, 4: {"humans": 2}})) if out.hold else out
     assert [(i, a.notation()) for i, a in out.amend] == [(index, "redeploy 4:7 9:5")]
     assert [a.notation() for a in out.actions] == ["conquer 4"] and out.raised == []
+
+
+def _drifted():
+    """The record took a misread conquest of region 9 where the Ratmen took region 10."""
+    truth = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 10")
+    ours = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9")
+    f = Follower()
+    f.see(ours, expected_view(truth)).apply_to(ours)
+    return truth, ours, f
+
+
+def test_the_end_turn_button_compares_the_whole_board_and_offers_the_corrections_that_make_it_agree():
+    truth, ours, f = _drifted()
+    out = f.confirm(ours)
+    q = out.question
+    assert out.actions == [] and q is not None and set(q.regions) == {9} and "region 9" in q.text
+    assert q.labels[0].startswith("the board is right: take back") and q.labels[0].endswith("then end the turn")
+    f.answer(ours, 0).apply_to(ours)  # the board is right: the record now holds what the board shows, the turn ended
+    assert ours.regions[9].race == truth.regions[9].race and ours.regions[10].race == "ratmen"
+    assert isinstance(ours.history[-1], EndTurn) and ours.current_player == 1
+    assert f.confirm(ours).question is None  # asked once a turn
+
+
+def test_the_end_turn_question_answered_the_game_is_right_ends_the_step_as_seen():
+    truth, ours, f = _drifted()
+    assert f.confirm(ours).question is not None
+    f.answer(ours, 1).apply_to(ours)
+    assert ours.regions[9].race == "ratmen" and isinstance(ours.history[-1], EndTurn)
