@@ -15,7 +15,7 @@ from ..rules.game import Game
 from .evidence import Evidence
 from .hypotheses import Explanation
 from .stacks import spread
-from .view import View, differences, placing_now, playing_labels, race_label
+from .view import View, differences, occupied, placing_now, playing_labels, race_label
 
 
 # tokens read on a region vision is unsure of (glare, blur: it counts fewer than lie there) that show
@@ -139,16 +139,23 @@ class Corrections:
             # the other regions the placement may put one there too: read with more of it than the
             # game has (the Heroes come two at a time)
             more = {r for r in game.regions if r not in skip and seen.get(r, {}).get(kind, 0) > game.regions[r].marker(kind)}
-            for action in then.legal_actions():
-                after = then.copy()
-                after.apply(action)
-                if after.regions[rid].marker(kind) != then.regions[rid].marker(kind) + 1 or any(
-                        after.regions[r].markers != then.regions[r].markers for r in then.regions
-                        if r != rid and not (r in more and _one_more(then, after, r, kind))):
-                    continue
-                if replaced(game, [(index, action)], insert=True) is not None:
-                    self._shift(index)
-                    return [(index, action)]
+            # the other Hero may lie under a stack of the race: its biggest first, as ``markers`` guesses
+            # (a later sight that shows it amends the placement)
+            under = sorted((r for r in then.regions_of(race) if r not in more and occupied(seen, r)),
+                           key=lambda r: (-then.regions[r].tokens, r)) if kind == pieces.HERO else []
+            for also in [set()] + [{r} for r in under]:
+                for action in then.legal_actions():
+                    after = then.copy()
+                    after.apply(action)
+                    if after.regions[rid].marker(kind) != then.regions[rid].marker(kind) + 1 or any(
+                            after.regions[r].markers != then.regions[r].markers for r in then.regions
+                            if r != rid and not (r in more | also and _one_more(then, after, r, kind))):
+                        continue
+                    if replaced(game, [(index, action)], insert=True) is not None:
+                        self._shift(index)
+                        if isinstance(action, Heroes):  # a later sight may move them (``amended_heroes``)
+                            self.heroes[race] = index
+                        return [(index, action)]
         return []
 
     def _shift(self, index: int) -> None:

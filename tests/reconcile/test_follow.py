@@ -670,3 +670,23 @@ def test_the_end_turn_question_answered_the_game_is_right_ends_the_step_as_seen(
     assert f.confirm(ours).question is not None
     f.answer(ours, 1).apply_to(ours)
     assert ours.regions[9].race == "ratmen" and isinstance(ours.history[-1], EndTurn)
+
+
+def test_one_hero_of_two_hidden_when_placed_goes_in_with_the_other_under_the_race_s_biggest_stack():
+    """Both Heroes under the stacks when placed; later sights show one of them only: the placement
+    missed goes into that turn, the other Hero under the biggest stack (a later sight moves it), and
+    no alert is raised for the Hero shown."""
+    g = act(game_with("heroic ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9", "conquer 10")
+    f = Follower()
+    seen = {**expected_view(g), 4: {"ratmen": 2}, 9: {"ratmen": 3}, 10: {"ratmen": 4}}
+    f.see(g, seen)
+    act(g, *[a.notation() for a in f.confirm(g).actions])
+    end = len(g.history) - 1
+    stacks = {r: g.regions[r].tokens for r in (4, 9, 10)}
+    act(g, "pick humans")
+    seen = {**seen, 9: {"ratmen": 3, "hero": 1}}
+    first = f.see(g, seen)
+    out = f.see(g, seen)
+    biggest = max((4, 10), key=lambda r: (stacks[r], -r))
+    assert first.raised == [] and out.raised == []
+    assert [(i, a.notation()) for i, a in out.missed] == [(end, f"heroes {' '.join(map(str, sorted((9, biggest))))}")]
