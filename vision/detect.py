@@ -8,6 +8,7 @@ glare spot is the board under other light, not a hand).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -58,6 +59,8 @@ class Reference:
         # Per-pixel difference (sum over channels) that counts as a change, before exposure gain.
         scale = (self.image.astype(np.float32).mean(2) + 12.0) * 3
         self.limit = scale * settings.diff_threshold
+        # The same test on whole grey levels: a sum of levels exceeds the limit when it exceeds its floor.
+        self.limit8 = np.floor(np.minimum(self.limit, 255)).astype(np.uint8)
         h, w = self.image.shape[:2]
         self.half = _shrink(self.image)
         self.half_scale = (self.half.astype(np.float32).mean(2) + 12.0) * 3
@@ -167,15 +170,21 @@ def changed(settings: Settings, reference: Reference, rectified: np.ndarray, lig
     if level is None:
         level, = relit(g, frame)
     out = cv2.add(cv2.subtract(level, reference.high), cv2.subtract(reference.low, level))
-    total = cv2.transform(out, np.ones((1, 3), np.float32))
-    gain = float(np.mean(g))
-    colour = total > reference.limit
+    colour = np.greater(_channel_sum(out), reference.limit8)
     if settings.edge_threshold <= 0:
         return colour.view(np.uint8)  # 0/1, no copy
+    gain = float(np.mean(g))
     # New edges (a token's rim and print) show tokens whose colour matches the board under them.
     grad = cv2.morphologyEx(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
     edges = grad > reference.edge_limit * gain
     return (colour | edges).view(np.uint8)
+
+
+def _channel_sum(image: np.ndarray) -> np.ndarray:
+    """The sum of a uint8 image's three channels, cut at 255 (as ``cv2.transform`` with ones gives it, at a fifth
+    of its cost: 0.2 against 1 ms a frame)."""
+    b, g, r = cv2.split(image)
+    return cv2.add(cv2.add(b, g), r)
 
 
 def _gains_at(g: np.ndarray, u: np.ndarray, v: np.ndarray) -> list[tuple]:
@@ -281,7 +290,7 @@ def _with_faint(settings: Settings, reference: Reference, blurred: np.ndarray, m
     h, w = mask.shape
     hh, hw = reference.half.shape[:2]
     half = _shrink(blurred)
-    rel = cv2.transform(cv2.absdiff(half, reference.half), np.ones((1, 3), np.float32)) / reference.half_scale
+    rel = _channel_sum(cv2.absdiff(half, reference.half)) / reference.half_scale
     k = max(3, settings.faint_window // FAINT_STEP | 1)
     mean = cv2.blur(rel, (k, k))
     faint = (mean > settings.faint_threshold).astype(np.uint8)
@@ -512,16 +521,16 @@ def _pieces(settings: Settings, filled: np.ndarray, token_area: float, solid=Non
         if area == 0:
             continue
         # Its width: of its convex hull (a notch in a faint piece's outline does not make it two).
-        points = cv2.convexHull(cv2.findNonZero(g))
+        points = _hull(g)
         hull = np.zeros_like(g)
         cv2.fillPoly(hull, [points], 1)
         width = float(cv2.distanceTransform(hull, cv2.DIST_L2, 3).max())
-        k = int(np.clip(np.floor(area / (3.5 * width * width) + 0.35), 1, 6)) if width > 0 else 1
+        k = min(max(math.floor(area / (3.5 * width * width) + 0.35), 1), 6) if width > 0 else 1
         # And its length against its width (the smallest box around it): pieces in a row, one piece a
         # half narrower than the other or overlapping a little, fill less of the squares of their width.
         _, (bw, bh), _ = cv2.minAreaRect(points)
         if min(bw, bh) > 0:
-            row = int(min(np.floor(max(bw, bh) / min(bw, bh) + settings.row_share), area / (0.5 * token_area), 6))
+            row = int(min(math.floor(max(bw, bh) / min(bw, bh) + settings.row_share), area / (0.5 * token_area), 6))
             if row > k and (solid is None or solid(g)):
                 k = row
         out += _split(g, k) if k > 1 else [g]

@@ -213,3 +213,22 @@ def test_a_token_against_a_faint_pieces_rim_is_not_one_of_its_fragments(settings
     out = _faint_scene(settings, draw)
     assert out[60, 50] == 1                       # the Mountain's body joined
     assert out[46, 75] == 0 and out[74, 75] == 0  # not the hull of the Mountain's bits and the Fortress
+
+
+def test_the_changed_test_on_whole_grey_levels_is_the_colour_difference_against_its_limit(settings, geometry2p):
+    """``changed`` sums the channels in uint8 and compares with the limit's floor: the same pixels as the sum in
+    float (``cv2.transform``) against the float limit, on a hard frame under another lamp (glare, blur, noise)."""
+    from vision.detect import _light, changed, relit
+    session = Session(geometry2p, 41, DESIGN, small("hard"))
+    cal = Calibration.build(settings, geometry2p, session.empty())
+    ref = cal.reference
+    img, _ = session.frame(random_state(geometry2p, np.random.default_rng(4)))
+    rect = rectify(settings, img, cal.registration, ref.raster)
+    blurred = cv2.blur(rect, (3, 3))
+    light = _light(settings, blurred, ref)
+    level, = relit(light, blurred)
+    out = cv2.add(cv2.subtract(level, ref.high), cv2.subtract(ref.low, level))
+    expected = cv2.transform(out, np.ones((1, 3), np.float32)) > ref.limit
+    got = changed(settings, ref, rect, light, level)
+    assert got.dtype == np.uint8 and 0.01 < got.mean() < 0.5
+    assert np.array_equal(got.view(bool), expected)
