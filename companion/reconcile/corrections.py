@@ -120,14 +120,15 @@ class Corrections:
         return []
 
     def missed_placements(self, game: Game, seen: View, before: set[tuple[int, str]],
-                           skip: set[int]) -> list[tuple[int, Action]]:
+                           skip: set[int], uncovered: set[tuple[int, str]] = frozenset()) -> list[tuple[int, Action]]:
         """A marker read twice on a region of the race that places it, more of them than the game
-        gives it there, while that race is not placing: the placement the camera missed as the race
+        gives it there, while that race is not placing, or one its player's readying just uncovered
+        (``uncovered``, see ``Evidence.uncovered``): the placement the camera missed as the race
         ended its last turn (it lay under a stack), put before that end of turn, replayed and checked
         (the coins it scored, the defence it gave). Each such action once; indices kept shift."""
-        for rid, kind in sorted(self.evidence.sightings & before):
+        for rid, kind in sorted((self.evidence.sightings & before) | set(uncovered)):
             race = game.regions[rid].race
-            if rid in skip or race not in game.tribes or placing_now(game, race) \
+            if rid in skip or race not in game.tribes or (placing_now(game, race) and (rid, kind) not in uncovered) \
                     or seen.get(rid, {}).get(kind, 0) <= game.regions[rid].marker(kind) \
                     or (rid, kind, len(game.history)) in self.unplaced:
                 continue
@@ -203,9 +204,14 @@ class Corrections:
                 heroes = {rid for rid, kind in before if kind == pieces.HERO}
                 take(index, amended_heroes(trial, index, race, seen, heroes, skip))
         for race, (index, after) in list(self.resettles.items()):
+            now = holding(trial, race)
+            if any(after.get(r) != n for r, n in now.items()):
+                continue  # touched since (but for conquests of some of its regions)
             amended = amended_resettle(trial, index, race, after, self.evidence.readings_of(race), self.evidence.room)
-            if holding(trial, race) == after and take(index, amended):
-                self.resettles[race] = (index, holding(trial, race))  # untouched since, now as amended
+            was = dict(trial.history[index].tokens) if amended is not None else {}
+            if take(index, amended):  # now as amended
+                adds = dict(amended.tokens)
+                self.resettles[race] = (index, {r: n - was.get(r, 0) + adds.get(r, 0) for r, n in after.items()})
         return out
 
 
@@ -228,6 +234,38 @@ def amended_redeploy(g: Game, index: int, race: str, evidence: dict[int, dict[in
     if counts is None or counts == untouched:
         return None
     return Redeploy(placement({**given, **counts}), action.race)
+
+
+def _claimed(after: dict[int, int], adds: dict[int, int], kept, evidence: dict[int, dict[int, list[int]]]) -> dict[int, int]:
+    """``after`` with the tokens a resettlement put on regions conquered since (not in ``kept``)
+    moved, one at a time, to a region it still holds where the most sights read more than that
+    (the latest sight on a tie); the rest stay where they were: nothing shows them now."""
+    counts = dict(after)
+    given = {r: adds.get(r, 0) for r in after if r not in kept and adds.get(r, 0)}
+
+    def more(r: int) -> tuple[int, int]:
+        sights = [s for n, read in evidence.get(r, {}).items() if n > counts[r] for s in read]
+        return len(sights), max(sights, default=-1)
+
+    while given and kept:
+        r = max(kept, key=lambda r: (more(r), -r))
+        if not more(r)[0]:
+            break
+        src = max(given, key=lambda q: (given[q], -q))
+        counts[r], counts[src], given[src] = counts[r] + 1, counts[src] - 1, given[src] - 1
+        given = {q: n for q, n in given.items() if n}
+    return counts
+
+
+def _most_read(regions, evidence: dict[int, dict[int, list[int]]]) -> int:
+    """The most tokens one sight read on ``regions`` together (``evidence``: per region, each count
+    read there and the sights that read it)."""
+    totals: dict[int, int] = {}
+    for r in regions:
+        for n, sights in evidence.get(r, {}).items():
+            for sight in sights:
+                totals[sight] = totals.get(sight, 0) + n
+    return max(totals.values(), default=0)
 
 
 def _as_read(given: dict[int, int], least: dict[int, int], evidence: dict[int, dict[int, list[int]]],
@@ -272,15 +310,25 @@ def amended_heroes(g: Game, index: int, race: str, seen: View, before: set[int],
 def amended_resettle(g: Game, index: int, race: str, after: dict[int, int],
                      evidence: dict[int, dict[int, list[int]]],
                      room: dict[int, int] | None = None) -> Resettle | None:
-    """The resettlement at ``index`` as the sights since show it, while nothing has touched the race
-    (``after``: its counts right after it): each region keeps what it held before, the tokens
-    resettled spread as the sights read them (``_as_read``)."""
+    """The resettlement at ``index`` as the sights since show it (``after``: its counts right after
+    it), while nothing has touched the race but conquests of some of its regions: each region keeps
+    what it held before, the tokens resettled spread as the sights read them (``_as_read``) on the
+    regions it still holds (a region conquered since gives up what the resettlement put there when
+    the others show it: the conquest took fewer, and the hand it left is smaller). While the
+    conquered regions' tokens are in hand, ``None`` when a sight read more on the others than they
+    could hold so (the rules keep those tokens in hand until the resettlement: some lie there
+    already)."""
     action = g.history[index] if index < len(g.history) else None
-    if not isinstance(action, Resettle) or g.tribes[race].hand:
+    if not isinstance(action, Resettle):
         return None
     adds = dict(action.tokens)
+    lost = set(after) - set(g.regions_of(race))
+    kept = {r: n for r, n in after.items() if r not in lost}
+    if g.tribes[race].hand and (not lost or _most_read(kept, evidence) > sum(kept.values())
+                                + sum(adds.get(r, 0) for r in lost)):
+        return None
     before = {r: n - adds.get(r, 0) for r, n in after.items()}
-    counts = _as_read(after, before, evidence, room)
+    counts = _as_read(after, before, evidence, room) if not lost else _claimed(after, adds, kept, evidence)
     if counts is None or counts == after:
         return None
     return Resettle(action.race, placement({r: n - before[r] for r, n in counts.items() if n > before[r]}),

@@ -105,8 +105,11 @@ class Standing:
         # (region, code) -> what the game held there when it was shown: a discrepancy that goes and
         # comes back while the game holds the same there (a misread that flickers, sight after sight
         # or turn after turn) stands again without being raised again; a move the rules refuse only
-        # while it is the same move (``_same``): another race put there is another illegal move
+        # while it is the same move (``_same``) and the region has not been read right surely since
+        # (``CLEAR_AFTER`` sights): another race put there, or the same move made again after the
+        # table put it right, is another illegal move
         self.shown: dict[tuple, tuple] = {}
+        self.sure_right: dict[int | None, int] = {}  # region -> sure sights that read it right since a move alert
 
     def values(self) -> list[Alert]:
         return list(self.alerts.values())
@@ -114,13 +117,17 @@ class Standing:
     def regions(self) -> set:
         return {k[0] for k in self.alerts}
 
-    def keep(self, unjudged: set[int], new: dict | None = None, held: View | None = None) -> list[Alert]:
+    def keep(self, unjudged: set[int], new: dict | None = None, held: View | None = None,
+             sure: set[int] = frozenset()) -> list[Alert]:
         """Take this sight's disagreements (``new``, by (region, code)); regions in ``unjudged`` (a
         hand over them, an unsure reading) keep what they had; ``held``: what the game holds on each
-        region (an alert is raised once while the game holds the same there). Returns the alerts
-        raised now."""
+        region (an alert is raised once while the game holds the same there); ``sure``: the regions
+        the still frames read surely (a region among them that agrees with the game is read right:
+        after ``CLEAR_AFTER`` such sights, a move the rules refuse seen there again is raised again).
+        Returns the alerts raised now."""
         new = new or {}
         held = held or {}
+        self._read_right(set(sure) - unjudged - {key[0] for key in new})
         standing = self.regions()
         by_region: dict = {}
         for key, alert in new.items():
@@ -161,6 +168,19 @@ class Standing:
         self.alerts = alerts
         return raised
 
+    def _read_right(self, regions: set) -> None:
+        """Regions read right surely in this sight: the moves the rules refuse shown there before are
+        forgotten once ``CLEAR_AFTER`` such sights ran (the table put the move right; the same move
+        seen again is made again, not a misread coming back: a misread that flickers is read right
+        unsurely, or not two sights running)."""
+        moved = {key[0] for key in self.shown if key[1] not in BOARD_CODES}
+        self.sure_right = {r: n for r, n in self.sure_right.items() if r in regions}
+        for region in regions & moved:
+            self.sure_right[region] = self.sure_right.get(region, 0) + 1
+            if self.sure_right[region] >= CLEAR_AFTER:
+                self.shown = {k: v for k, v in self.shown.items() if k[0] != region or k[1] in BOARD_CODES}
+                del self.sure_right[region]
+
     def stood(self, region) -> int:
         """How many sights the alert on ``region`` has stood."""
         return self.sights.get(region, 0)
@@ -175,9 +195,10 @@ class Standing:
 def _same(alert: Alert, held: tuple) -> tuple:
     """What an alert shown before must share with a new one for the new one to stand without being
     raised: what the game holds on its region; for a move the rules refuse, also the move (its
-    sentence names the race and the reason, and whose race it is). The same move shown again in a
-    later turn stands unraised: on the hard tier that is a misread coming back far more often than
-    the same illegal move made again (4p seed 1: two more false alerts raised so)."""
+    sentence names the race and the reason, and whose race it is). The same move shown again stands
+    unraised while the region has not been read right surely since (``Standing._read_right``): a
+    misread coming back (on the hard tier far more often than the same illegal move made again in
+    a later turn) is rarely read right surely in between, a move the table put right is."""
     return held if alert.code in BOARD_CODES else (held, alert.sentence, alert.player)
 
 

@@ -213,6 +213,29 @@ class Evidence:
                 elif game.regions[rid].marker(kind) or not occupied(seen, rid):
                     self.sightings.discard((rid, kind))  # it hides under the tokens of a region, not on an empty one
 
+    def uncovered(self, game: Game, seen: View, previous: View, skip: set[int]) -> set[tuple[int, str]]:
+        """(region, marker) the player at play just uncovered: a marker that stays where it is put
+        (placed by its race or power and not taken off in decline: a Fortress), read where the game
+        has none on a region whose stack of the active race the last reading showed without it and
+        this one shows lower (the player readied the troops: all but one token lifted). It lay under
+        the stack, placed as the race's last turn ended; it is no misread (lifting the tokens is
+        why it shows now), nor one placed now."""
+        if game.finished or game.current_player < 0 or game.phase != "conquest" or game.turn.expanded:
+            return set()  # the readying is the first thing a turn shows
+        tribe = game.active_tribe(game.turn.player)
+        if tribe is None:
+            return set()
+        label = race_label(game, tribe.name)
+        stays = [m for m in tribe.race.markers_placed + tribe.power.markers_placed
+                 if m not in tribe.race.markers_removed_on_decline + tribe.power.markers_removed_on_decline]
+        out = set()
+        for rid in game.regions_of(tribe.name):
+            was, now = previous.get(rid, {}), seen.get(rid, {})
+            if rid in skip or not 0 < now.get(label, 0) < was.get(label, 0):
+                continue
+            out |= {(rid, m) for m in stays if now.get(m, 0) > max(game.regions[rid].marker(m), was.get(m, 0))}
+        return out
+
     def gather(self, game: Game, seen: View, hidden: set[int], unsure: set[int]) -> None:
         """Note which sight read which count on each region of a race since its last redeployment
         or resettlement (``_as_read`` weighs them); a region where none is read gives nothing (they

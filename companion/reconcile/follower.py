@@ -21,7 +21,7 @@ from .evidence import Evidence, trusting, unsure_of, view_of
 from .resync import readable, resync
 from .hypotheses import (Explanation, Hints, after, attempts, guess_redeploy, legal_in_turn, markers, redeploying,
                          resettlement, search, unread_conquests)
-from .view import View, describe, differences, expected_view
+from .view import View, describe, differences, expected_view, occupied
 
 __all__ = ["Alert", "Follower", "Outcome", "Question", "follows", "view_of"]
 
@@ -104,7 +104,7 @@ class Follower:
                       f"not judged alone: hidden {sorted(hidden)}, unsure {sorted(unsure - hidden)}"]
         if not differences(game, seen, hidden, ev.unseen):
             self._voted()
-            self.standing.keep(hidden | unsure)
+            self.standing.keep(hidden | unsure, sure=self._sure(seen))
             self.question = None
             # a resettlement still due whose tokens this sight shows no more of (under stacks): taken
             # now, as seen, while the race's regions still show it (its player's next turn lifts
@@ -120,7 +120,8 @@ class Follower:
                                           if due else "chosen: nothing to do (the board agrees with the game)"]
                            if self.explain else [])
         # corrections the sight asks for before anything new: a missed placement, a lighter defence
-        missed = co.missed_placements(game, seen, sighted_before, hidden | unsure)
+        missed = co.missed_placements(game, seen, sighted_before, hidden | unsure,
+                                      ev.uncovered(game, seen, previous, hidden | unsure))
         if missed:  # a Fortress placed under a stack, seen since: into the turn it was placed in
             game = replaced(game, missed, insert=True)
         before_amends = game
@@ -204,7 +205,7 @@ class Follower:
             trace.append(f"not flagged yet, read too faintly: {', '.join(f'region {r} ({ev.sure(r):.2f})' for r in sorted(faint))}")
         raised = self.standing.keep(hidden | unsure | faint,
                                     {(d.region, a.code): a for d, a in alerts if d.region not in faint},
-                                    expected_view(best.game))
+                                    expected_view(best.game), self._sure(seen))
         ev.confirm(best.game, seen, hidden, best.remaining)
         if self.explain:
             trace.append(f"chosen: {_actions(best.actions)}"
@@ -239,10 +240,14 @@ class Follower:
         """The regions of a move about to be taken (or of an alert about to be raised) that the
         still frames have not read surely enough yet (see ``SURE``)."""
         was, now = expected_view(game), expected_view(best.game)
-        regions = {r for r in now if now[r] != was[r]}
-        regions |= {d.region for d in best.remaining if not placing(best.game, d, seen)
+        moved = {r for r in now if now[r] != was[r]}
+        regions = moved | {d.region for d in best.remaining if not placing(best.game, d, seen)
                     and (d.region, d.label) not in first_sight} - self.standing.regions()
-        return {r for r in regions - set(hidden) if self.evidence.sure(r) < SURE}
+        # a region read empty where the game has tokens (an abandonment, a race gone): vision's
+        # confidence says what a token is, not whether it missed one (a lone token lost in the
+        # light's noise for a frame): taken when the next still frame reads it empty too
+        emptied = {r for r in moved if occupied(was, r) and not occupied(seen, r)} if not self.looks else set()
+        return {r for r in regions - set(hidden) if self.evidence.sure(r) < SURE or r in emptied}
 
     def _voted(self) -> None:
         """The vote over this board's still frames is over: the next sight is judged afresh."""
@@ -525,6 +530,10 @@ class Follower:
         return Outcome(actions=actions, alerts=self.standing.values())
 
     # ------------------------------------------------------------------ helpers
+    def _sure(self, seen: View) -> set[int]:
+        """The regions the still frames read surely (``SURE``)."""
+        return {r for r in seen if self.evidence.sure(r) >= SURE}
+
     def _used(self, actions: list[Action], game: Game) -> None:
         """Forget the inputs these actions used; remember where each redeployment stands in the history."""
         self.corrections.remember(actions, game)

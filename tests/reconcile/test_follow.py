@@ -447,6 +447,7 @@ def test_declining_again_takes_the_race_in_decline_off_the_map():
     f = Follower()
     assert f.see(g, expected_view(g)).in_sync
     seen = {**expected_view(g), 4: {}}  # the Elves hold no region: only the Ratmen in decline go
+    assert f.see(g, seen).hold  # a region read empty: the next still frame must agree
     out = f.see(g, seen)
     assert [a.notation() for a in out.actions] == ["decline"] and out.raised == []
 
@@ -575,6 +576,7 @@ def test_a_stout_race_holding_no_region_declines_when_its_older_race_in_decline_
             "pick elves")
     f = Follower()
     assert f.see(g, expected_view(g)).in_sync
+    assert f.see(g, {**expected_view(g), 4: {}}).hold  # a region read empty: the next still frame must agree
     out = f.see(g, {**expected_view(g), 4: {}})
     assert [a.notation() for a in out.actions] == ["redeploy -", "decline"] and out.raised == []
 
@@ -690,3 +692,44 @@ def test_one_hero_of_two_hidden_when_placed_goes_in_with_the_other_under_the_rac
     biggest = max((4, 10), key=lambda r: (stacks[r], -r))
     assert first.raised == [] and out.raised == []
     assert [(i, a.notation()) for i, a in out.missed] == [(end, f"heroes {' '.join(map(str, sorted((9, biggest))))}")]
+
+
+def test_a_fortress_its_race_uncovers_when_its_turn_begins_was_placed_the_turn_before():
+    """Placed on a stack's region as the turn ended, a Fortress lies under the tokens until its
+    player lifts them to conquer again: then it is last turn's placement the camera missed, not a
+    Fortress placed now (its race may still place one this turn)."""
+    g = act(game_with("fortified ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9")
+    f = Follower()
+    seen = {**expected_view(g), 4: {"ratmen": 5}, 9: {"ratmen": 5}}  # the Fortress lies under the Ratmen on 9
+    f.see(g, seen)
+    act(g, *[a.notation() for a in f.confirm(g).actions])
+    end = len(g.history) - 1
+    assert g.history[end].notation() == "end" and g.regions[9].marker("fortress") == 0
+    act(g, "pick humans", "conquer 20")
+    f.see(g, {**seen, 20: {"humans": 2}})
+    act(g, *[a.notation() for a in f.confirm(g).actions])
+    assert g.current_player == 0 and g.phase == "conquest"
+    coins = g.players[0].coins
+    lifted = {**expected_view(g), 4: {"ratmen": 1}, 9: {"ratmen": 1, "fortress": 1}}  # Ann readies her troops
+    out = f.see(g, lifted)
+    assert [(i, a.notation()) for i, a in out.missed] == [(end, "fortify 9")]
+    assert out.actions == [] and out.raised == []
+    out.apply_to(g)
+    assert g.players[0].coins == coins + 1  # it scored that turn
+    out = f.see(g, {**lifted, 4: {"ratmen": 1, "fortress": 1}})  # and one more this turn
+    assert [a.notation() for a in out.actions] == ["fortify 4"] and out.raised == []
+
+
+def test_a_lone_token_missed_in_one_frame_is_no_abandonment():
+    """Vision loses a lone token in the light's noise for a frame: the next still frame shows it."""
+    g = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9",
+            "redeploy 4:11 9:1", "end", "pick humans", "conquer 20", "redeploy 20:9", "end")
+    f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
+    missed = {**expected_view(g), 9: {}}
+    out = f.see(g, missed)
+    assert out.hold and out.actions == []
+    out = f.see(g, expected_view(g))  # the next still frame: the token is there
+    assert out.actions == [] and out.in_sync
+    assert f.see(g, missed).hold  # gone in two frames running: abandoned
+    assert [a.notation() for a in f.see(g, missed).actions] == ["abandon 9"]

@@ -190,3 +190,16 @@ def test_another_illegal_move_on_the_same_region_is_raised_again():
     assert f.see(g, expected_view(g)).in_sync
     out = f.see(g, {**expected_view(g), 0: {"humans": 2}})
     assert [(a.code, a.region, a.player) for a in out.raised] == [("water", 0, "Ben")]
+
+
+def test_the_same_illegal_move_made_again_after_the_table_put_it_right_is_raised_again():
+    """Read right surely in two sights since (the table put it right), the same move is made again."""
+    g = play(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 1")
+    f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
+    wrong = {**expected_view(g), 0: {"ratmen": 2}}
+    assert [a.code for a in f.see(g, wrong).raised] == ["water"]
+    assert f.see(g, expected_view(g)).in_sync
+    assert f.see(g, expected_view(g)).in_sync
+    out = f.see(g, wrong)
+    assert [(a.code, a.region, a.player) for a in out.raised] == [("water", 0, "Ann")]
