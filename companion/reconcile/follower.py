@@ -158,7 +158,8 @@ class Follower:
                     return self._ask([Explanation(best.actions + m.actions, m.game, []) for m in more])
                 best = Explanation(best.actions + more[0].actions, more[0].game, [])
         if not best.remaining:
-            best = unread_conquests(best, seen, previous, unsure - hidden)
+            # (a region's bias is a misread that comes back, not a conquest the glare hid)
+            best = unread_conquests(best, seen, previous, unsure - hidden - ev.biased(game, seen, hidden))
         # decision: wait for another still frame while the move is not sure; else apply it, with
         # the corrections that fit it
         first_sight = ev.sightings - sighted_before  # a marker read once may be a misread: wait for another

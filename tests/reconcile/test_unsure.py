@@ -2,6 +2,7 @@
 and one misread never ends a turn the table did not end."""
 from companion.reconcile import Follower, expected_view
 from companion.reconcile.corrections import _as_read
+from companion.rules.actions import Conquer
 from vision.observe import Observation, RegionView
 
 from ..rules.helpers import game_with, play
@@ -482,3 +483,16 @@ def test_a_resettlement_is_not_amended_while_the_others_show_more_than_the_hand_
     f.see(g, seen).apply_to(g)
     out = f.see(g, {**seen, 9: {"ratmen": 3}, 10: {"ratmen": 4}})
     assert out.amend == []
+
+def test_a_region_s_bias_coming_back_after_another_reading_is_no_conquest_the_glare_hid():
+    """A Lost Tribe token this camera reads as a Human, unsurely, sight after sight (the region's
+    bias); a sight that reads nothing there, then the bias again: a misread coming back, not the
+    player at play's conquest of a region the glare hides."""
+    g = play(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "redeploy 4:12", "end",
+             "pick humans", "conquer 20", "redeploy 20:9", "end")
+    assert g.regions[3].race == "lost-tribe" and g.explain(Conquer(3)) is None  # Ann may conquer it
+    f = Follower()
+    board = expected_view(g)
+    for reading in ({"humans": 1}, {"humans": 1}, {"humans": 1}, {}, {"humans": 1}):
+        out = still(f, g, observation({**board, 3: reading}, {3: 0.1}))
+        assert out.actions == [] and out.raised == []
