@@ -9,11 +9,11 @@ redeployment lighter there. Each correction is replayed and checked like any act
 from __future__ import annotations
 
 from ..rules import pieces
-from ..rules.actions import Action, Attempt, Conquer, EndTurn, Heroes, Redeploy, Resettle, placement
+from ..rules.actions import Action, Attempt, Conquer, Encamp, EndTurn, Heroes, Redeploy, Resettle, placement
 from ..rules.errors import IllegalAction
 from ..rules.game import Game
 from .evidence import Evidence
-from .hypotheses import Explanation
+from .hypotheses import Explanation, _encampments
 from .stacks import spread
 from .view import View, differences, occupied, placing_now, playing_labels, race_label
 
@@ -137,6 +137,14 @@ class Corrections:
             if index is None:
                 continue
             then = Game.replay(game.setup, game.history[:index], game.board)
+            if kind == pieces.ENCAMPMENT:  # where all the Encampments stand: those not seen under the most seen
+                camps = _encampments(then.regions_of(race), seen)
+                action = Encamp(placement(camps))
+                if camps.get(rid, 0) > then.regions[rid].marker(kind) and then.explain(action) is None \
+                        and replaced(game, [(index, action)], insert=True) is not None:
+                    self._shift(index)
+                    return [(index, action)]
+                continue
             # the other regions the placement may put one there too: read with more of it than the
             # game has (the Heroes come two at a time)
             more = {r for r in game.regions if r not in skip and seen.get(r, {}).get(kind, 0) > game.regions[r].marker(kind)}

@@ -733,3 +733,22 @@ def test_a_lone_token_missed_in_one_frame_is_no_abandonment():
     assert out.actions == [] and out.in_sync
     assert f.see(g, missed).hold  # gone in two frames running: abandoned
     assert [a.notation() for a in f.see(g, missed).actions] == ["abandon 9"]
+
+
+def test_encampments_hidden_when_placed_go_into_that_turn_where_they_show():
+    """Bivouacking's Encampments all under the stacks when placed (none in the game): when later
+    sights show some, the placement missed goes into that turn, those not seen under the most seen,
+    with no alert."""
+    g = act(game_with("bivouacking ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9", "conquer 10")
+    f = Follower()
+    seen = {**expected_view(g), 4: {"ratmen": 2}, 9: {"ratmen": 3}, 10: {"ratmen": 4}}
+    f.see(g, seen)
+    act(g, *[a.notation() for a in f.confirm(g).actions])
+    assert not any(a.notation().startswith("encamp") for a in g.history)
+    end = len(g.history) - 1
+    act(g, "pick humans")
+    seen = {**seen, 10: {"ratmen": 4, "encampment": 3}}
+    first = f.see(g, seen)
+    out = f.see(g, seen)
+    assert first.raised == [] and out.raised == []
+    assert [(i, a.notation()) for i, a in out.missed] == [(end, "encamp 10:5")]
