@@ -63,6 +63,9 @@ def test_the_tables_combo_column_reads_the_rulebook_too(browser, server, size):
     items = page.locator("#combos details.combo-text")
     assert items.count() == 6 and items.nth(0).locator("summary").text_content().endswith("— free")
     items.nth(3).locator("summary").click()
+    # the rulebook's words come once per ruleset, after the column: wait for them under a busy machine
+    page.wait_for_function("() => document.querySelectorAll('#combos details.combo-text')[3]?.open"
+                           " && document.querySelectorAll('#combos details.combo-text')[3].querySelector('p')")
     words = items.nth(3).text_content()
     slot = column[3]
     assert "costs 3" in words and rules.race(slot.race).text in words and rules.power(slot.power).text in words
