@@ -241,6 +241,16 @@ class Classified:
     confidence: np.ndarray
     distance: np.ndarray
     per_class: np.ndarray | None = None  # (N, labels) squared distance to the nearest view of each label
+    sure: np.ndarray | None = None  # the same with the emblem's full say, where the second look weighed it
+
+    def confidence_of(self, row: int, label: int) -> float:
+        """How much nearer ``label`` (an index) is than every other kind for the token of ``row`` (0 where another
+        is nearer): the confidence of a label a rule of the game gave the token."""
+        d = (self.sure if self.sure is not None else self.per_class)[row]
+        others = np.delete(d, label)
+        if not len(others):
+            return 1.0
+        return float(max(0.0, 1 - np.sqrt(d[label]) / max(np.sqrt(float(others.min())), 1e-6)))
 
 
 def classify(model: Model, features: np.ndarray, neighbours: int = 1, areas: np.ndarray | None = None,
@@ -272,42 +282,61 @@ def classify(model: Model, features: np.ndarray, neighbours: int = 1, areas: np.
         known = model.areas > 0
         ratio = np.log(np.maximum(np.asarray(areas, np.float32)[:, None], 1.0) / np.maximum(model.areas[None], 1.0))
         per_class = per_class * (1 + size_weight * np.where(known[None], ratio * ratio, 0.0)).astype(np.float32)
+    sure = per_class
     if model.second is not None and outlines is not None:
-        per_class = _look_again(model.second, per_class, outlines)
+        per_class, sure = _look_again(model.second, per_class, outlines)
     order = np.argsort(per_class, 1, kind="stable")
-    best = per_class[np.arange(len(q)), order[:, 0]]
-    second = per_class[np.arange(len(q)), order[:, 1]] if n_labels > 1 else best * 4 + 1
-    conf = 1 - np.sqrt(best) / np.maximum(np.sqrt(second), 1e-6)
-    return Classified(tuple(model.labels[i] for i in order[:, 0]), conf.clip(0, 1), np.sqrt(best), per_class)
+    rows = np.arange(len(q))
+    best = per_class[rows, order[:, 0]]
+    # The label's confidence, from the distances with the emblem's full say: how much nearer the label is than
+    # the nearest other kind (0 where the outline alone would have chosen another).
+    mine = sure[rows, order[:, 0]]
+    rest = sure.copy()
+    rest[rows, order[:, 0]] = np.inf
+    second = rest.min(1) if n_labels > 1 else mine * 4 + 1
+    conf = 1 - np.sqrt(mine) / np.maximum(np.sqrt(second), 1e-6)
+    return Classified(tuple(model.labels[i] for i in order[:, 0]), conf.clip(0, 1), np.sqrt(best), per_class, sure)
 
 
-ALIKE = 2.0        # the first look finds its nearest two kinds alike when within this ratio
-OUTLINE_CAP = 2.0      # an outline makes a kind at most this much farther (see _look_again)
+# The first look finds its nearest two kinds alike when within this ratio: kinds printed alike but for their
+# emblem (the grey in-decline sides of one printing) are often that near, and which of them is nearest then
+# says as much about where on the tray each was enrolled, under which part of the lamp, as about the token.
+ALIKE = 3.0
+OUTLINE_CAP = 3.0  # an outline makes a kind at most this much farther, for its label
 
 
-def _look_again(second: SecondLook, per_class: np.ndarray, outlines) -> np.ndarray:
+def _look_again(second: SecondLook, per_class: np.ndarray, outlines) -> tuple[np.ndarray, np.ndarray]:
     """``per_class`` with the second look's kinds weighed again by outline, for the rows whose nearest is one of
-    them: each one's distance is multiplied by how much farther its outline is than the nearest outline. A
-    first look that tells them apart clearly keeps its say; where it finds them alike, the outline decides."""
+    them and whose first look finds the nearest two alike (within ``ALIKE``): each one's distance is multiplied
+    by how much farther its outline is than the nearest outline. A first look that tells them apart clearly
+    keeps its say; where it finds them alike, the outline decides.
+
+    Returned twice: with the outline's weight capped at ``OUTLINE_CAP`` (the labels and the region's vote: a
+    printing whose in-decline sides differ by colour and motif, not by an emblem, keeps what the first look
+    reads, and a region's vote can still bring a token back to its pile's kind), and with its full weight (the
+    confidence: a token whose emblem matches one kind's many times better than any other's is sure of it; with
+    the cap every reading the outline decided looked unsure, under 0.3)."""
     rows = np.nonzero(np.isin(per_class.argmin(1), second.members))[0]
     if len(rows) == 0:
-        return per_class
+        return per_class, per_class
     block = per_class[np.ix_(rows, second.members)]
     near = np.partition(block, 1, axis=1)[:, :2] if block.shape[1] > 1 else np.ones((len(rows), 2))
-    alike = near[:, 1] < ALIKE * near[:, 0]  # the first look finds the nearest two alike
+    alike = near[:, 1] < ALIKE * near[:, 0]
     rows, block = rows[alike], block[alike]
     if len(rows) == 0:
-        return per_class
+        return per_class, per_class
     d = second.distances(outlines(rows)) + 1.0  # + one within-kind spread: an exact match is not infinitely sure
-    # At most twice as far by outline: with the first look's ratio under ALIKE, the region's vote for one occupant
-    # (``vote_ratio``) can still bring a token back to its pile's kind.
-    weighed = block * np.minimum(d / d.min(1, keepdims=True), OUTLINE_CAP)
-    # Scaled so the nearest of them stays as near as the first look found them: which side is up (active or
-    # in decline) is still the first look's to say.
-    weighed *= block.min(1, keepdims=True) / weighed.min(1, keepdims=True)
-    out = per_class.copy()
-    out[np.ix_(rows, second.members)] = weighed
-    return out
+    ratio = d / d.min(1, keepdims=True)
+    out = []
+    for cap in (OUTLINE_CAP, np.inf):
+        weighed = block * np.minimum(ratio, cap)
+        # Scaled so the nearest of them stays as near as the first look found them: which side is up (active or
+        # in decline) is still the first look's to say.
+        weighed *= block.min(1, keepdims=True) / weighed.min(1, keepdims=True)
+        o = per_class.copy()
+        o[np.ix_(rows, second.members)] = weighed
+        out.append(o)
+    return out[0], out[1]
 
 
 def vote(model: Model, per_class: np.ndarray) -> int | None:

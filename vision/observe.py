@@ -116,9 +116,12 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     if settings.mountains_on_mountain_regions and len(det.blobs):
         labels = _mountains(model, det.blobs, result, labels, mountain_regions(geometry.map), r.px_per_mm,
                             settings.mountain_kin_ratio, settings.mountain_part_ratio)
-    for blob, label, c in zip(det.blobs, labels, result.confidence):
+    index = {lab: k for k, lab in enumerate(model.labels)}
+    for i, (blob, label, c) in enumerate(zip(det.blobs, labels, result.confidence)):
         if label is None:  # part of a piece counted already
             continue
+        if label != result.labels[i]:  # a rule of the game gave it: as sure as the look is of that label
+            c = min(c, result.confidence_of(i, index[label]))
         c = float(c) * (1.0 - blinded_share(calibration.reference, blob.bbox))
         counts = tokens[blob.region]
         counts[label] = counts.get(label, 0) + 1

@@ -94,3 +94,30 @@ def test_light_emblems_on_a_dark_face_are_told_apart_too(tmp_path, settings):
                                               accent=tuple(int(min(255, c * 1.35)) for c in grey))
     first, second = _declined_readings(settings, "foreign", tmp_path, printing)
     assert second >= 0.9 and second > first, (first, second)
+
+
+def test_what_the_emblem_tells_apart_is_read_as_sure(tmp_path, settings):
+    """The second look's confidence says how sure the emblem is: in-decline sides of another printing (one grey,
+    differing by emblem only) that it reads right are nearly all sure (a confidence of 0.3 or more, what the
+    follower trusts), where its weight capped at twice as far left every reading it decided under 0.3; a label a
+    rule gives a token against its look is as sure as the look is of that label (0 where another is nearer)."""
+    def declined(seed, n):
+        photos = enrollment_samples(DESIGN, per_label=n, seed=seed, style="foreign")
+        return {k: v for k, v in photos.items() if k in DECLINED}
+    model = enroll(settings, declined(1, 3))
+    feats, outlines, truth = [], [], []
+    for label, imgs in declined(98, 3).items():
+        for img in imgs:
+            patch, mask = crop_to_mask(img, segment_sample(img))
+            feats.append(token_features(patch, mask))
+            outlines.append(emblem_outline(patch, mask))
+            truth.append(label)
+    got = classify(model, np.array(feats), outlines=lambda rows: np.array(outlines)[rows])
+    right = np.array([a == b for a, b in zip(got.labels, truth)])
+    assert right.mean() >= 0.9, right.mean()
+    assert np.mean(got.confidence[right] >= 0.3) >= 0.95, np.sort(got.confidence[right])
+    index = {lab: k for k, lab in enumerate(model.labels)}
+    for row, label in enumerate(got.labels):
+        assert got.confidence_of(row, index[label]) == pytest.approx(float(got.confidence[row]), abs=1e-5)
+        other = next(lab for lab in model.labels if lab != label)
+        assert got.confidence_of(row, index[other]) == 0.0
