@@ -65,7 +65,7 @@ class Follower:
         self.explain = False  # keep a trace of each decision in ``Outcome.trace``
         self.looks = 0  # still frames of this board taken so far for a vote (see ``SURE``)
         self.voting_on: tuple | None = None  # the game the vote is about (its length, its last action)
-        self.ending = False  # the question asked is the End Turn's: the step ends whatever the answer
+        self.ending: Question | None = None  # the End Turn's question: the step ends whatever the answer
 
     @property
     def last_seen(self) -> View | None:
@@ -361,10 +361,10 @@ class Follower:
             return None
         seen = self.evidence.with_accepted(corrected, self.last_seen)
         ending = self._ending(corrected, seen)
-        self.ending = True
-        return Question(question.text, (tuple(fix + ending), ()), (rewind, 0),
-                        (question.labels[0] + (", then end the turn" if ending else ""),
-                         "the game is right: end the step as it is"), question.regions)
+        self.ending = Question(question.text, (tuple(fix + ending), ()), (rewind, 0),
+                               (question.labels[0] + (", then end the turn" if ending else ""),
+                                "the game is right: end the step as it is"), question.regions)
+        return self.ending
 
     def redeployment(self, game: Game) -> Redeploy | Resettle | None:
         """The troop redeployment due now, or the resettlement, as the camera last saw it, if one is
@@ -451,7 +451,7 @@ class Follower:
         if self.question is None or not 0 <= option < len(self.question.options):
             return Outcome(alerts=self.standing.values(), note="no such answer")
         question, self.question = self.question, None
-        ending, self.ending = self.ending, False
+        ending, self.ending = self.ending is question, None
         if ending and option != 0:  # asked at the End Turn, the game is right: the step ends as seen
             return self.confirm(game)
         chosen, rewind = list(question.options[option]), question.rewind(option)
