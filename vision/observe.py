@@ -137,8 +137,9 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
 
 
 def _one_occupant(settings: Settings, model: Model, blobs, result, labels: list[str]) -> list[str]:
-    """Race and Lost Tribe tokens of one region take the single occupant label that fits them best
-    (rules: one race per region), unless a token clearly shows another."""
+    """Race and Lost Tribe tokens of one region take the single occupant label that fits them best (rules: one
+    race per region; each token's distances relative to its own nearest, summed), unless a token clearly shows
+    another."""
     by_region: dict[int, list[int]] = {}
     for i, (b, lab) in enumerate(zip(blobs, labels)):
         if lab in OCCUPANTS:
@@ -147,7 +148,10 @@ def _one_occupant(settings: Settings, model: Model, blobs, result, labels: list[
     for members in by_region.values():
         if len(members) < 2:
             continue
+        # Each token's distances as shares of its own nearest: a token cut short or half in glare, far from every
+        # kind, does not outvote the tokens that read clearly by how far it is from everything.
         pc = result.per_class[members]
+        pc = pc / np.maximum(pc.min(1, keepdims=True), 1e-6)
         best = vote(model, pc)
         if best is None:
             continue

@@ -158,3 +158,19 @@ def test_a_bit_of_a_mountains_rim_beside_it_is_no_piece_of_its_own():
     token = np.array([[290.0, 440.0], [3000.0, 40.0]], np.float32)
     labels = _mountains(model, blobs, SimpleNamespace(per_class=token), ["mountain", "amazons"], mountains, 1.5)
     assert labels == ["mountain", "amazons"]
+
+
+def test_a_token_far_from_every_kind_does_not_outvote_one_that_reads_clearly(settings):
+    """One occupant per region: a token read clearly (elves, the orcs four times as far) and a token cut short (far
+    from every kind: orcs 60, elves 100) are one race: the clear one's, each token's distances weighed against its
+    own nearest (summed as they are, the cut token's size of distance would make both orcs)."""
+    from vision.classify import Classified, Model
+    from vision.detect import Blob
+    from vision.observe import _one_occupant
+
+    labels = ("elves", "orcs", "trolls")
+    model = Model(labels, np.zeros((3, 1), np.float32), np.arange(3), np.ones(1, np.float32), np.ones((1, 1), np.float32))
+    blobs = [Blob(7, (0.0, 0.0), 400, (0, 0, 20, 20), np.ones((20, 20), np.uint8)) for _ in range(2)]
+    per_class = np.array([[1, 4, 9], [100, 60, 300]], np.float32)
+    result = Classified(("elves", "orcs"), np.ones(2), np.ones(2), per_class)
+    assert _one_occupant(settings, model, blobs, result, ["elves", "orcs"]) == ["elves", "elves"]
