@@ -135,8 +135,16 @@ class Standing:
         raised, alerts, pending = [], {}, {}
         for region, (key, alert) in by_region.items():
             self.right.pop(region, None)
-            if region in standing:  # the same discrepancy, however it reads now: shown once
-                old = next(k for k in self.alerts if k[0] == region)
+            old = next((k for k in self.alerts if k[0] == region), None)
+            if old is not None and alert.code not in BOARD_CODES \
+                    and (old[1] in BOARD_CODES or self.alerts[old].player != alert.player):
+                # a move the rules refuse where another discrepancy stands (the board's, or another
+                # player's move): news, raised (the same tokens judged again as the turn goes on are not)
+                alerts[key] = alert
+                raised.append(alert)
+                self.shown[key] = _same(alert, content(held, region))
+                self.sights[region] = 1
+            elif region in standing:  # the same discrepancy, however it reads now: shown once
                 alerts[old if alert.code in BOARD_CODES else key] = alert if alert.code not in BOARD_CODES \
                     else self.alerts[old]
                 self.sights[region] = self.sights.get(region, 0) + 1

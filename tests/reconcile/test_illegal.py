@@ -203,3 +203,16 @@ def test_the_same_illegal_move_made_again_after_the_table_put_it_right_is_raised
     assert f.see(g, expected_view(g)).in_sync
     out = f.see(g, wrong)
     assert [(a.code, a.region, a.player) for a in out.raised] == [("water", 0, "Ann")]
+
+
+def test_an_illegal_move_onto_a_region_whose_count_alert_stands_is_raised():
+    """A count the board alone disagrees on stands on the region; then another race is put there."""
+    g = play(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "redeploy 4:12", "end",
+             "pick humans")
+    f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
+    seen = {**expected_view(g), 4: {"ratmen": 14}}  # the Ratmen have 12 tokens in all
+    f.see(g, seen)
+    assert [a.code for a in f.see(g, seen).raised] == ["count"]
+    out = f.see(g, {**seen, 4: {"humans": 1}})  # the Humans' one token onto the Ratmen's 12
+    assert [(a.code, a.region, a.player) for a in out.raised] == [("too-few-tokens", 4, "Ben")]
