@@ -314,7 +314,9 @@ def test_both_heroes_hidden_when_placed_are_put_into_that_turn_when_they_show_ev
     assert g.regions[4].marker("hero") == 1 and g.regions[9].marker("hero") == 1
 
 
-def test_a_fortress_first_hidden_under_a_stack_is_put_into_the_turn_it_was_placed_in():
+def fortress_hidden():
+    """The Ratmen end their turn with a Fortress under their stack on region 9: the camera saw none.
+    Returns the game, the follower, the sight and the index of that end of turn."""
     g = act(game_with("fortified ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9")
     f = Follower()
     seen = {**expected_view(g), 4: {"ratmen": 5}, 9: {"ratmen": 5}}  # the Fortress lies under the Ratmen on 9
@@ -322,6 +324,11 @@ def test_a_fortress_first_hidden_under_a_stack_is_put_into_the_turn_it_was_place
     act(g, *[a.notation() for a in f.confirm(g).actions])
     end = len(g.history) - 1
     assert g.history[end].notation() == "end" and g.regions[9].marker("fortress") == 0
+    return g, f, seen, end
+
+
+def test_a_fortress_first_hidden_under_a_stack_is_put_into_the_turn_it_was_placed_in():
+    g, f, seen, end = fortress_hidden()
     act(g, "pick humans")
     coins = g.players[0].coins
     seen = {**expected_view(g), 4: {"ratmen": 5}, 9: {"ratmen": 4, "fortress": 1}}
@@ -698,13 +705,7 @@ def test_a_fortress_its_race_uncovers_when_its_turn_begins_was_placed_the_turn_b
     """Placed on a stack's region as the turn ended, a Fortress lies under the tokens until its
     player lifts them to conquer again: then it is last turn's placement the camera missed, not a
     Fortress placed now (its race may still place one this turn)."""
-    g = act(game_with("fortified ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9")
-    f = Follower()
-    seen = {**expected_view(g), 4: {"ratmen": 5}, 9: {"ratmen": 5}}  # the Fortress lies under the Ratmen on 9
-    f.see(g, seen)
-    act(g, *[a.notation() for a in f.confirm(g).actions])
-    end = len(g.history) - 1
-    assert g.history[end].notation() == "end" and g.regions[9].marker("fortress") == 0
+    g, f, seen, end = fortress_hidden()
     act(g, "pick humans", "conquer 20")
     f.see(g, {**seen, 20: {"humans": 2}})
     act(g, *[a.notation() for a in f.confirm(g).actions])

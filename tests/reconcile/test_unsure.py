@@ -436,9 +436,11 @@ def test_a_redeployment_taken_before_the_end_of_the_turn_is_taken_back_when_the_
                                                  "redeploy 3:8 4:2 10:3", "heroes 3 4"]
 
 
-def test_a_resettlement_is_amended_after_a_conquest_of_the_region_it_was_guessed_on():
-    """The token resettled under a stack was guessed on region 15; the Elves conquer 15; then region 9
-    shows it: the resettlement put it on 9, and the Elves' conquest took one Ratmen token fewer."""
+
+def resettled_then_conquered():
+    """The Ratmen's one token in hand resettled under a stack (the camera guesses region 15, where it
+    shows no more), then the Elves conquer region 15. Returns the game, the follower, the sight and
+    the index of the resettlement."""
     g = play(game_with("alchemist ratmen", "swamp humans", "hill elves", players=("Ann", "Ben", "Cat")),
              "pick ratmen", "conquer 4", "conquer 9", "conquer 10", "conquer 15")
     f = Follower()
@@ -449,7 +451,7 @@ def test_a_resettlement_is_amended_after_a_conquest_of_the_region_it_was_guessed
     seen = {**seen, 4: {"humans": 4}}
     f.see(g, seen).apply_to(g)
     f.confirm(g).apply_to(g)
-    out = f.see(g, seen)  # the Ratmen's one token in hand, under a stack
+    out = f.see(g, seen)
     assert [a.notation() for a in out.actions] == ["resettle ratmen 15:1"]
     out.apply_to(g)
     index = len(g.history) - 1
@@ -458,6 +460,13 @@ def test_a_resettlement_is_amended_after_a_conquest_of_the_region_it_was_guessed
     out = f.see(g, seen)
     assert [a.notation() for a in out.actions] == ["conquer 15"] and out.amend == []  # nothing shows it yet
     out.apply_to(g)
+    return g, f, seen, index
+
+
+def test_a_resettlement_is_amended_after_a_conquest_of_the_region_it_was_guessed_on():
+    """Region 9 then shows the token: the resettlement put it on 9, and the Elves' conquest took one
+    Ratmen token fewer."""
+    g, f, seen, index = resettled_then_conquered()
     out = f.see(g, {**seen, 9: {"ratmen": 3}})
     assert [(i, a.notation()) for i, a in out.amend] == [(index, "resettle ratmen 9:1")] and out.raised == []
     out.apply_to(g)
@@ -465,22 +474,9 @@ def test_a_resettlement_is_amended_after_a_conquest_of_the_region_it_was_guessed
 
 
 def test_a_resettlement_is_not_amended_while_the_others_show_more_than_the_hand_could_have_left():
-    """After the Elves' conquest, regions 9 and 10 show a Ratmen token more each than the game has:
-    more than the resettlement could have put there (one token); the hand is being put down early."""
-    g = play(game_with("alchemist ratmen", "swamp humans", "hill elves", players=("Ann", "Ben", "Cat")),
-             "pick ratmen", "conquer 4", "conquer 9", "conquer 10", "conquer 15")
-    f = Follower()
-    seen = {**expected_view(g), 4: {"ratmen": 2}, 9: {"ratmen": 2}, 10: {"ratmen": 3}, 15: {"ratmen": 5}}
-    f.see(g, seen)
-    f.confirm(g).apply_to(g)
-    play(g, "pick humans")
-    seen = {**seen, 4: {"humans": 4}}
-    f.see(g, seen).apply_to(g)
-    f.confirm(g).apply_to(g)
-    f.see(g, seen).apply_to(g)  # resettle ratmen 15:1
-    play(g, "pick elves")
-    seen = {**seen, 15: {"elves": 3}}
-    f.see(g, seen).apply_to(g)
+    """Regions 9 and 10 then show a Ratmen token more each than the game has: more than the
+    resettlement could have put there (one token); the hand is being put down early."""
+    g, f, seen, index = resettled_then_conquered()
     out = f.see(g, {**seen, 9: {"ratmen": 3}, 10: {"ratmen": 4}})
     assert out.amend == []
 
