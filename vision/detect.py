@@ -216,15 +216,14 @@ def _detail(settings: Settings, grey: np.ndarray) -> np.ndarray:
 
 
 def _lit_board(settings: Settings, reference: Reference, level: np.ndarray, rectified: np.ndarray,
-               mask: np.ndarray) -> np.ndarray:
-    """Where ``mask`` is the board itself under other light (a hand's shadow, a lamp's glare spot): its print and
-    texture still show. The frame's grey, window by window, correlates with the reference's there; on a hand
-    (or a token) it does not. Also where the camera is blinded (no sign of a hand) and, where the board has no
-    print to tell, where it is only darker with its colour unchanged (``_shadow``). Measured at half size."""
-    out = np.zeros(mask.shape, bool)
-    x, y, w, h = cv2.boundingRect(mask)
-    if w == 0:
-        return out
+               mask: np.ndarray, x: int, y: int) -> np.ndarray:
+    """Where ``mask`` (a box of the rectified board from (x, y)) is the board itself under other light (a hand's
+    shadow, a lamp's glare spot): its print and texture still show. The frame's grey, window by window, correlates
+    with the reference's there; on a hand (or a token) it does not. Also where the camera is blinded (no sign of a
+    hand) and, where the board has no print to tell, where it is only darker with its colour unchanged
+    (``_shadow``). Measured at half size; the answer is a bool mask of the same box."""
+    h, w = mask.shape
+    out = np.zeros((h, w), bool)
     k, f = settings.lit_window, FAINT_STEP
     hh, hw = reference.half.shape[:2]
     X0, Y0 = max(0, x // f - k), max(0, y // f - k)
@@ -232,7 +231,10 @@ def _lit_board(settings: Settings, reference: Reference, level: np.ndarray, rect
     if X1 <= X0 or Y1 <= Y0:
         return out
     half = _shrink(level[Y0 * f:Y1 * f, X0 * f:X1 * f])
-    g = _detail(settings, cv2.cvtColor(half, cv2.COLOR_BGR2GRAY))
+    # The print from the frame as the camera saw it: the correlation needs no relighting, which clips the bright
+    # board under a glare spot (its print lost) where the camera did not.
+    seen = _shrink(rectified[Y0 * f:Y1 * f, X0 * f:X1 * f])
+    g = _detail(settings, cv2.cvtColor(seen, cv2.COLOR_BGR2GRAY))
     box = (k, k)
     mg = cv2.blur(g, box)
     sg = np.sqrt(np.maximum(cv2.blur(g * g, box) - mg * mg, 1e-6))
@@ -240,14 +242,24 @@ def _lit_board(settings: Settings, reference: Reference, level: np.ndarray, rect
     ncc /= sg * reference.half_spread[Y0:Y1, X0:X1]
     textured = reference.textured[Y0:Y1, X0:X1]
     good = textured & (ncc >= settings.lit_correlation)
+    board = reference.half[Y0:Y1, X0:X1]
     if not textured.all():  # no print to tell: the board only darker, its colour unchanged
-        good |= ~textured & _shadow(reference.half[Y0:Y1, X0:X1], half, (~textured).view(np.uint8))
-    share = cv2.blur(good.astype(np.float32), box)
+        good |= ~textured & _shadow(board, half, (~textured).view(np.uint8))
+    # Where the lamp's glare blinded the camera at calibration, the print is lost in one or the other: the frame
+    # still bright in every channel there is that glare (under another lamp, relit), not a hand.
+    good |= (board.max(2) >= settings.saturated) & (half.min(2) >= settings.glare_bright * settings.saturated)
+    # Most of the candidate's own pixels around each point show the board (the board outside it says nothing).
+    top, left = y - Y0 * f, x - X0 * f
+    inside = np.zeros(((Y1 - Y0) * f, (X1 - X0) * f), np.float32)
+    inside[top:top + h, left:left + w] = mask[:inside.shape[0] - top, :inside.shape[1] - left]
+    inside = _shrink(inside)
+    share = cv2.blur(good.astype(np.float32) * inside, box) / np.maximum(cv2.blur(inside, box), 1e-3)
     lit = cv2.resize((share >= 0.5).view(np.uint8), ((X1 - X0) * f, (Y1 - Y0) * f), interpolation=cv2.INTER_NEAREST)
-    y1, x1 = min(Y1 * f, mask.shape[0]), min(X1 * f, mask.shape[1])
-    out[Y0 * f:y1, X0 * f:x1] = lit[:y1 - Y0 * f, :x1 - X0 * f] > 0
+    # The box within the half-size window (whose last odd row or column may fall short of it).
+    part = lit[top:top + h, left:left + w]
+    out[:part.shape[0], :part.shape[1]] = part > 0
     # Where the camera is blinded (every channel at its top), nothing says a hand is there.
-    out[y:y + h, x:x + w] |= cv2.inRange(rectified[y:y + h, x:x + w], (settings.saturated,) * 3, (255,) * 3) > 0
+    out |= cv2.inRange(rectified[y:y + h, x:x + w], (settings.saturated,) * 3, (255,) * 3) > 0
     return out & (mask > 0)
 
 
@@ -402,29 +414,54 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
         edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
         return area > settings.occluder_tokens * token_area or (edge and area > 1.5 * token_area)
 
-    occ_mask = np.zeros_like(mask)
+    candidates = []  # a hand or arm, or the board under other light
     kept = []
+    larger = []  # larger than any piece, too small for a hand: a pile of pieces touching, or light
     for contour, hull, area in zip(contours, hulls, areas):
         if area >= settings.min_token_share * token_area and occluder_like(hull, area):
-            cv2.drawContours(occ_mask, [contour], -1, 1, -1)
+            candidates.append((contour, hull, area))
+        elif area > settings.faint_tokens * token_area:
+            larger.append((contour, hull, area))
         else:
             kept.append((contour, hull, area))
-    if occ_mask.any():
-        # A shadow or a glare spot is the board under other light, not a hand: what is left without it is the
-        # hand (still as large as one) and the tokens that only the light joined to it.
-        rest = occ_mask & ~_lit_board(settings, reference, blurred, rectified, occ_mask).view(np.uint8)
-        rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        occ_mask = np.zeros_like(mask)
+    # A shadow or a glare spot is the board under other light, not a hand nor pieces: what is left without it is
+    # the hand (still as large as one) and the pieces that only the light joined to it. A strip left along the
+    # light's edge, with no room for a piece, is the edge of the light (a hard lamp's sharp shadow).
+    radius = np.sqrt(token_area / np.pi)
+    room = settings.room_share * radius
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(settings.lit_room_share * radius) + 1,) * 2)
+    occ_mask = None
+    for contour, blob in [(c[0], None) for c in candidates] + [(b[0], b) for b in larger]:
+        x, y, bw, bh = cv2.boundingRect(contour)
+        one = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(one, [contour - [x, y]], -1, 1, -1)
+        lit = _lit_board(settings, reference, blurred, rectified, one, x, y)
+        if blob is not None and cv2.countNonZero(lit.view(np.uint8)) < settings.min_token_share * token_area:
+            kept.append(blob)  # mostly no light here: pieces, as they were found
+            continue
+        rest = cv2.morphologyEx(one & ~lit.view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        fits = None
         for c in cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
-            hull = cv2.convexHull(c)
+            hull = cv2.convexHull(c + [x, y])
             area = cv2.contourArea(hull)
-            if occluder_like(hull, area):
-                cv2.drawContours(occ_mask, [c], -1, 1, -1)
-            else:
-                kept.append((c, hull, area))
+            if occluder_like(hull, area):  # the hand, fingers and all
+                occ_mask = np.zeros_like(mask) if occ_mask is None else occ_mask
+                cv2.drawContours(occ_mask, [c + [x, y]], -1, 1, -1)
+                continue
+            # Pieces where one fits (a strip along the light's edge, alone or against a piece, is not one).
+            fits = cv2.morphologyEx(rest, cv2.MORPH_OPEN, disc) if fits is None else fits
+            part = np.zeros_like(rest)
+            cv2.drawContours(part, [c], -1, 1, -1)
+            for p in cv2.findContours(part & fits, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))[0]:
+                hull = cv2.convexHull(p)
+                kept.append((p, hull, cv2.contourArea(hull)))
     blobs = []
     for contour, hull, area in kept:
         if area < settings.min_token_share * token_area:
+            continue
+        # No room for a piece (a strip of light along the view's edge, a line of print that moved): not one. A convex
+        # outline holds no disc wider than twice its area over its perimeter, so most blobs need no closer look.
+        if 2 * area < 1.5 * room * cv2.arcLength(hull, True) and _room(hull) < room:
             continue
         x, y, bw, bh = cv2.boundingRect(hull)
         sub = np.zeros((bh, bw), np.uint8)
@@ -453,13 +490,21 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
     gains = _gains_at(light, [b[1][0] / w for b in blobs], [b[1][1] / h for b in blobs])
     blobs = [Blob(*b, gain) for b, gain in zip(blobs, gains)]
     occluded = set()
-    if occ_mask.any():
+    if occ_mask is not None and occ_mask.any():
         inside = raster.labels[occ_mask.view(bool)]
         cover = np.bincount(inside[inside >= 0], minlength=len(raster.ids))
         hit = cover > settings.occluded_tokens * token_area
         occluded = {int(raster.ids[k]) for k in np.nonzero(hit)[0]}
     return Detection(tuple(b for b in blobs if b.region not in occluded), frozenset(occluded), token_area,
                      mask.view(bool))  # a 0/1 mask: the same values, no copy
+
+
+def _room(contour) -> float:
+    """The radius of the largest disc that fits inside an outline."""
+    x, y, w, h = cv2.boundingRect(contour)
+    inside = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(inside, [contour - [x - 1, y - 1]], -1, 1, -1)
+    return float(cv2.distanceTransform(inside, cv2.DIST_L2, 3).max())
 
 
 def _apart(piece: np.ndarray, raw: np.ndarray) -> np.ndarray:

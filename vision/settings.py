@@ -36,6 +36,8 @@ class Settings:
     neck_share: float = 0.75        # touching pieces are cut where the blob narrows to this share of the smaller one
     solid: float = 0.8              # a blob filling less of its hull is fragments of one piece (cut as its hull)
     occluder_tokens: float = 7.0    # a blob this many tokens large is a hand or arm
+    room_share: float = 0.5         # a piece holds a disc this share of a token's radius (a narrower blob is none)
+    lit_room_share: float = 0.6     # what the light leaves of a blob is a piece where such a disc fits (else its edge)
     occluded_tokens: float = 0.5    # a region with half a token's area under a hand is occluded (one could lie hidden)
     # The board under other light (a shadow, a glare spot) is not a hand: its print shows through.
     lit_window: int = 5             # side of the window (half-size px) in which the frame's print is compared
@@ -45,6 +47,7 @@ class Settings:
     glare_correction: bool = True   # subtract the lamp's glare seen on the empty board from token colours
     glare_min: float = 10.0         # grey levels of colourless excess over a region's colour that count as glare
     saturated: int = 245            # reference pixels this bright are blinded by glare: lower confidence
+    glare_bright: float = 0.75      # where glare blinded the reference, a frame this share of that bright in every channel is still glare
     # classification
     feature_px: int = 24            # side of the normalised token patch
     neighbours: int = 1             # a label's distance: mean over its this many nearest enrolled views

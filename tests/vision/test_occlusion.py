@@ -3,7 +3,7 @@ of the lamp at play) does not, and tokens in that light are still read."""
 import cv2
 import numpy as np
 
-from vision.detect import detect
+from vision.detect import Reference, detect
 from vision.observe import Calibration, observe
 from vision.register import rectify
 from vision.render import Session, random_state
@@ -103,3 +103,49 @@ def test_tokens_in_the_lamps_glare_are_read_as_without_it(geometry2p, model):
         results[correct] = (right, total)
     (right, total), (before, _) = results[True], results[False]
     assert total >= 20 and right > before and right >= 0.6 * total, results
+
+
+def _counts(obs, truth, rids):
+    """Regions of ``rids`` read with another number of tokens than lie there (flagged ones included)."""
+    return {rid: (sum(truth.regions[rid].values()), sum(obs.regions[rid].tokens.values()), obs.regions[rid].occluded)
+            for rid in rids if obs.regions[rid].occluded or sum(obs.regions[rid].tokens.values())
+            != sum(truth.regions[rid].values())}
+
+
+def test_a_hard_shadow_with_no_arm_in_view_is_no_piece(settings, geometry2p, model):
+    """A hard lamp casts a crisp shadow of something out of view (a player leaning over the table) across the
+    board: a dark band as large as a few tokens, too small for an arm. It is the board in shade, not a pile of
+    pieces; the tokens in it are still counted and its edge is no piece either."""
+    session = Session(geometry2p, 44, DESIGN, small("clean"))
+    cal = Calibration.build(settings, geometry2p, session.empty())
+    h, w = session._light.shape[:2]
+    wrong = []
+    for k, (x0, y0) in enumerate(((0.30, 0.35), (0.55, 0.55), (0.40, 0.20))):
+        img, truth = session.frame(random_state(geometry2p, np.random.default_rng(50 + k)))
+        band = np.zeros((h, w), np.float32)
+        bx, by = int(x0 * w), int(y0 * h)
+        band[by:by + int(0.07 * h), bx:bx + int(0.16 * w)] = 1  # about 60 x 25 mm of the board
+        shade = 1 - 0.45 * cv2.GaussianBlur(band, (0, 0), 2.0)  # its edge a couple of millimetres wide
+        shaded = (img.astype(np.float32) * shade[..., None]).astype(np.uint8)
+        obs, _ = observe(settings, cal, model, shaded)
+        plain, _ = observe(settings, cal, model, img)
+        rids = [rid for rid in truth.regions if plain.regions[rid].tokens == truth.regions[rid]]
+        wrong += list(_counts(obs, truth, rids).items())
+    assert not wrong, wrong
+
+
+def test_the_calibration_lamps_glare_under_another_lamp_is_no_piece(settings, geometry2p):
+    """The lamp's glare nearly blinded the camera over part of the empty board at calibration; the lamp at play
+    is dimmer, of another colour, its glare a little stronger: undone, the frame there is brighter than the
+    camera can show (its print lost where the reference's was not). It is the board under the lamp: no piece,
+    no region hidden."""
+    session = Session(geometry2p, 14, DESIGN, small("clean"))
+    cal = Calibration.build(settings, geometry2p, session.empty())
+    ref = cal.reference
+    empty = rectify(settings, session.empty(), cal.registration, ref.raster).astype(np.float32)
+    h, w = empty.shape[:2]
+    glare = _spot(empty.shape, 0.45 * w, 0.5 * h, 0.1 * w, 200)
+    reference = Reference(settings, ref.raster, np.clip(empty + glare, 0, 255).astype(np.uint8))
+    frame = np.clip((empty + 1.3 * glare) * np.array([0.85, 0.7, 0.9], np.float32), 0, 255).astype(np.uint8)
+    det = detect(settings, reference, frame)
+    assert not det.blobs and not det.occluded
