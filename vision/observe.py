@@ -115,7 +115,7 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
         labels = _declined_in_frame(settings, model, det.blobs, result, labels)
     if settings.mountains_on_mountain_regions and len(det.blobs):
         labels = _mountains(model, det.blobs, result, labels, mountain_regions(geometry.map), r.px_per_mm,
-                            settings.mountain_kin_ratio, settings.mountain_part_ratio)
+                            settings.mountain_kin_ratio, settings.mountain_part_ratio, settings.size_weight)
     index = {lab: k for k, lab in enumerate(model.labels)}
     for i, (blob, label, c) in enumerate(zip(det.blobs, labels, result.confidence)):
         if label is None:  # part of a piece counted already
@@ -201,7 +201,7 @@ def mountain_regions(map_name: str) -> frozenset | None:
 
 
 def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozenset | None,
-               px_per_mm: float, kin_ratio: float = 5.0, part_ratio: float = 1.5) -> list[str]:
+               px_per_mm: float, kin_ratio: float = 5.0, part_ratio: float = 1.5, size_weight: float = 0.0) -> list[str]:
     """Rules (setup): "Put a Mountain token on each Region of the map featuring a Mountain"; "Mountains are
     immovable". So a Mountain read off the Mountain regions is the next kind that fits; on a Mountain region
     the piece most like a Mountain of a Mountain's size (where enrollment measured it) is the Mountain, and
@@ -237,6 +237,13 @@ def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozen
                 kin = [ratio[j] for j in here if j != i and labels[j] == labels[i]]
                 if kin and ratio[i] * kin_ratio <= float(np.median(kin)):
                     outliers.add(i)
+            if not outliers and size and size_weight > 0:
+                # A fragment of the Mountain is any size up to it: a piece nearest a Mountain by its look alone (the
+                # Mountain's size taken off its distance) is one.
+                for i in here:
+                    shrink = np.log(max(blobs[i].area, 1.0) / size)
+                    if pc[i, k] / (1 + size_weight * shrink * shrink) <= float(pc[i].min()):
+                        outliers.add(i)
             if not outliers:
                 continue
             fit = {i: ratio[i] for i in outliers}

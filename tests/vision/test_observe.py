@@ -174,3 +174,27 @@ def test_a_token_far_from_every_kind_does_not_outvote_one_that_reads_clearly(set
     per_class = np.array([[1, 4, 9], [100, 60, 300]], np.float32)
     result = Classified(("elves", "orcs"), np.ones(2), np.ones(2), per_class)
     assert _one_occupant(settings, model, blobs, result, ["elves", "orcs"]) == ["elves", "elves"]
+
+
+def test_a_mountains_fragments_read_as_grey_sides_are_the_mountain():
+    """Issue 20: a Mountain whose cap and rim alone show (in a grey palette) is two fragments smaller than a token,
+    each read as another grey in-decline side (no kin for each other). The Mountain's size made it far from them;
+    by their look alone (that size taken off) they are nearest a Mountain: one Mountain. A token lying there that
+    looks like its own kind (a Mountain under it, out of sight) stays itself."""
+    from types import SimpleNamespace
+
+    from vision.observe import _mountains
+    model = SimpleNamespace(labels=["mountain", "elves-decline", "orcs-decline"],
+                            areas=np.array([800.0, 270.0, 270.0], np.float32))
+    region = next(iter(mountain_regions("2p")))
+    blobs = _pieces_on(region, [(0, 0, 20, 20), (20, 0, 20, 20)])  # 400 px each: 178 mm², a Mountain 800 mm²
+    # Distances (mountain, elves-decline, orcs-decline), the Mountain's with its size (7.8 times) in them.
+    fragments = np.array([[850.0, 140.0, 150.0], [900.0, 160.0, 145.0]], np.float32)
+    read = ["elves-decline", "orcs-decline"]
+    got = _mountains(model, blobs, SimpleNamespace(per_class=fragments), list(read), frozenset({region}), 1.5,
+                     size_weight=3.0)
+    assert got == ["mountain", None]
+    tokens = np.array([[2500.0, 40.0, 150.0], [2600.0, 160.0, 45.0]], np.float32)
+    got = _mountains(model, blobs, SimpleNamespace(per_class=tokens), list(read), frozenset({region}), 1.5,
+                     size_weight=3.0)
+    assert got == read
