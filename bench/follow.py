@@ -14,6 +14,10 @@ it in later runs: every frame is then rendered from its own seed (the game, the 
 the look), so a change to the follower sees the same frames. --explain adds, per game, where the
 record first left the true game ("drifts": the step, what the camera read, the hypotheses tried).
 
+An injected illegal conquest is made on the true board (illegal in the true game), then taken back:
+the camera shows the table as it is, never the record's board, so a record that left the game is
+judged as a real table would judge it.
+
 With --table-reacts the simulated table answers each alert as players would: when the game went
 wrong they first try the correction the follower offers ("the board is right"), else enter by hand
 the actions the record lacks or has wrong (corrected in place; the ones the record has right after a
@@ -241,25 +245,27 @@ def one_game(job):
         pending["t0"] = t0
         return seen
 
-    def inject(ours, follower):
-        """An illegal conquest seen before the true game's next sight, then the board put right."""
-        if pick.random() >= inject_rate or ours.phase != "conquest" or ours.current_player < 0:
+    def inject(ours, follower, was):
+        """An illegal conquest made on the true board before the true game's next sight, then taken back
+        (the board put right): illegal in the true game, judged by the follower against its record."""
+        if pick.random() >= inject_rate or was.phase != "conquest" or was.current_player < 0:
             return
         candidates = []
-        for tribe in ours.tribes.values():
-            label = race_label(ours, tribe.name)
-            mine = tribe is ours.active_tribe(ours.turn.player)
-            for r in ours.board.ids:
-                if ours.regions[r].race == tribe.name:
+        for tribe in was.tribes.values():
+            label = race_label(was, tribe.name)
+            mine = tribe is was.active_tribe(was.turn.player)
+            for r in was.board.ids:
+                if was.regions[r].race == tribe.name:
                     continue
-                reason = ours.explain(Conquer(r) if mine else Conquer(r, tribe.name))
+                reason = was.explain(Conquer(r) if mine else Conquer(r, tribe.name))
                 if reason is not None and reason.code in INJECTED:
                     candidates.append((reason.code, r, label))
         if not candidates:
             return
         code = pick.choice(sorted({c for c, _, _ in candidates}))
         _, region, label = pick.choice([c for c in candidates if c[0] == code])
-        board = expected_view(ours)
+        true_board = expected_view(was)
+        board = {r: dict(v) for r, v in true_board.items()}
         board[region] = {label: 1, **{k: v for k, v in board[region].items() if k in ("mountain",)}}
         step[2] = 1
         seen, _ = sight(board)
@@ -284,7 +290,7 @@ def one_game(job):
         out = outs[-1]
         out.apply_to(ours)
         step[2] = 2
-        seen, _ = sight(expected_view(ours))  # the table puts it right
+        seen, _ = sight(true_board)  # the table puts it right: the true board, not the record's
         out = follower.observe(ours, seen)
         out.apply_to(ours)
 

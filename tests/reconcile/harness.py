@@ -91,11 +91,13 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
     """Replay ``truth`` through the follower; ``seen_of(game)`` is what the camera reports of a board
     (a view, or a vision ``Observation``); ``again(game)`` another still frame of the same board when
     the follower holds for one (``seen_of`` by default).
-    ``before_sight(ours, follower)`` runs before each sight (a benchmark injects illegal moves there).
+    ``before_sight(ours, follower, was)`` runs before each sight, ``was`` the true game before the action
+    the sight shows (a benchmark injects illegal moves there: made on the true board, then taken back).
     ``table_reacts``: the table answers an alert as players would: if the game went wrong, they put
     right the actions the record lacks or has wrong by hand (the follower resynchronises); if the game is right,
     the camera misread the region and they tell it so (``accept``)."""
     live, ours = Game(truth.setup), Game(truth.setup)
+    was = Game(truth.setup) if before_sight is not None else None  # the true game one action behind
     f = follower or Follower()
     run = Run(truth, ours)
     again = again or seen_of
@@ -163,6 +165,8 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
     for step, action in enumerate(truth.history):
         before = expected_view(live)
         live.apply(action)
+        if was is not None and step:
+            was.apply(truth.history[step - 1])
         if invisible(before, expected_view(live), action):  # typed on a phone: the one path for typed inputs
             out = f.typed(run.ours, action)
             if out.refused is None:
@@ -177,7 +181,7 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
             out = f.confirm(run.ours)
         else:
             if before_sight is not None:
-                before_sight(run.ours, f)
+                before_sight(run.ours, f, was)
             out = look(seen_of(live))
         take(out)
         for _ in range(EXTRA_SIGHTS):
