@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
+
+import maps
 
 from .errors import VisionError
 from .geometry import Raster
@@ -105,6 +108,7 @@ def _glare(settings: Settings, raster: Raster, image: np.ndarray) -> np.ndarray 
     for k in range(len(raster.ids)):
         if starts[k + 1] > starts[k]:
             base[k] = np.percentile(px[starts[k]:starts[k + 1]], 30, axis=0)
+    base[:-1] -= _glare_in_base(settings, raster, base[:-1])[:, None]
     excess = (image.astype(np.float32) - base[raster.nearest]).min(2)
     excess[raster.labels < 0] = 0
     side = int(round(raster.geometry.token_mm * raster.px_per_mm)) | 1
@@ -113,6 +117,47 @@ def _glare(settings: Settings, raster: Raster, image: np.ndarray) -> np.ndarray 
     excess = cv2.GaussianBlur(excess, (0, 0), 3.0 * raster.px_per_mm)
     excess[excess < settings.glare_min] = 0
     return excess if excess.max() > 0 else None
+
+
+def _glare_in_base(settings: Settings, raster: Raster, base: np.ndarray) -> np.ndarray:
+    """How much colourless glare lies in each region's own colour (``base``, one row per region): a region under
+    a glare spot wider than itself has the glare in every pixel, its low percentile too. Regions of one terrain
+    are printed in one colour: seen under the lamp, each is that colour, brighter or darker (the lamp's slope),
+    plus grey (the glare). The colour is that of the terrain's more saturated regions (glare whitens); what a region
+    adds in grey to it is its glare. Terrains nearly grey (the glare cannot be told from their colour) and
+    boards whose terrains are not known are left as they are."""
+    out = np.zeros(len(base), np.float32)
+    terrain = _terrains(raster.geometry.map, tuple(int(r) for r in raster.ids))
+    if terrain is None:
+        return out
+    groups: dict = {}
+    for k, t in enumerate(terrain):
+        groups.setdefault(t, []).append(k)
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        b = base[members].astype(np.float64)
+        sat = (b.max(1) - b.min(1)) / np.maximum(b.max(1), 1.0)
+        # The colour of the terrain's more saturated half (a region whose outline strayed onto another terrain
+        # is one of many, not the colour).
+        unit = b / np.maximum(np.linalg.norm(b, axis=1, keepdims=True), 1e-6)
+        c = np.median(unit[sat >= np.median(sat)], axis=0)
+        if (c.max() - c.min()) / max(c.max(), 1e-6) < settings.glare_chroma:
+            continue
+        A = np.stack([c / np.linalg.norm(c), np.ones(3)], 1)
+        coef = np.linalg.lstsq(A, b.T, rcond=None)[0]  # (2, members): brightness, grey
+        out[members] = np.clip(coef[1], 0, b.min(1))
+    return out
+
+
+@lru_cache(maxsize=16)
+def _terrains(map_name: str, ids: tuple) -> tuple | None:
+    """The terrain of each region (in ``ids``' order) of a map the companion knows; None otherwise."""
+    try:
+        terrain = {r.id: r.terrain for r in maps.load(map_name)}
+    except (ValueError, OSError):
+        return None
+    return tuple(terrain.get(r) for r in ids)
 
 
 def _light(settings: Settings, frame: np.ndarray, reference: Reference) -> np.ndarray:

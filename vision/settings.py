@@ -45,6 +45,7 @@ class Settings:
     lit_detail: float = 2.0         # print is grey less its surroundings this wide (half-size px): no slope of light
     lit_texture: float = 1.5        # grey levels of print (std in the window) the board needs for that test
     glare_correction: bool = True   # subtract the lamp's glare seen on the empty board from token colours
+    glare_chroma: float = 0.15      # a terrain this saturated shows how much grey the glare adds to its regions
     glare_min: float = 10.0         # grey levels of colourless excess over a region's colour that count as glare
     saturated: int = 245            # reference pixels this bright are blinded by glare: lower confidence
     glare_bright: float = 0.75      # where glare blinded the reference, a frame this share of that bright in every channel is still glare

@@ -39,3 +39,23 @@ def test_the_lamps_colour_is_undone_at_every_token(settings, geometry2p):
     assert np.percentile(colour, 95) < 0.01, np.percentile(colour, 95)
     # Brightness: the features are normalised by each token's own (the renderer's exposure varies by 2 % too).
     assert np.median(np.abs(residual)) < 0.08, np.median(np.abs(residual))
+
+
+def test_the_glare_of_a_spot_wider_than_a_region_is_measured_whole(settings, geometry2p, realistic_session):
+    """Under a glare spot wider than a region, every pixel of the region has the glare in it, its own colour's
+    low percentile too: measured against that, the glare came out at half its strength. The regions of one
+    terrain are printed alike, so what grey a region adds to its terrain's colour is glare: the estimate now
+    matches the renderer's glare where it is strong (> 60 grey levels), and a board without glare spots shows
+    hardly any (the lamp's slope across a large region)."""
+    import cv2
+    for seed in (41, 42, 48):
+        session = Session(geometry2p, seed, 5, small("hard"))
+        cal = Calibration.build(settings, geometry2p, session.empty())
+        r = cal.reference.raster
+        truth = cv2.warpPerspective(session._glare[..., 0], rectifying_transform(cal.registration, r), r.size)
+        strong = (r.labels >= 0) & (truth > 60)
+        assert strong.sum() > 5000 and cal.reference.glare is not None
+        ratio = float(np.median(cal.reference.glare[strong] / truth[strong]))
+        assert 0.8 <= ratio <= 1.2, f"seed {seed}: glare measured at {ratio:.2f} of its strength"
+    glare = Calibration.build(settings, geometry2p, realistic_session.empty()).reference.glare
+    assert glare is None or glare.max() < 20
