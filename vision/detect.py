@@ -59,17 +59,27 @@ class Reference:
         # inside this envelope is unchanged, even if printed detail moved by a pixel.
         k = np.ones((3, 3), np.uint8)
         self.low, self.high = cv2.erode(self.image, k), cv2.dilate(self.image, k)
+        self.glare = _glare(settings, raster, self.image) if settings.glare_correction else None
         # Per-pixel difference (sum over channels) that counts as a change, before exposure gain.
-        scale = (self.image.astype(np.float32).mean(2) + 12.0) * 3
+        brightness = self.image.astype(np.float32).mean(2)
+        scale = (brightness + 12.0) * 3
         self.limit = scale * settings.diff_threshold
         # The same test on whole grey levels: a sum of levels exceeds the limit when it exceeds its floor.
         self.limit8 = np.floor(np.minimum(self.limit, 255)).astype(np.uint8)
         h, w = self.image.shape[:2]
         self.half = _shrink(self.image)
-        self.half_scale = (self.half.astype(np.float32).mean(2) + 12.0) * 3
+        half_brightness = self.half.astype(np.float32).mean(2)
+        self.half_scale = (half_brightness + 12.0) * 3
+        # Under the calibration's own lamp the glare at play is the reference's, and it adds as much to a token as
+        # to the board under it: the difference that counts is a share of the board's brightness without it
+        # (``_same_lamp``). Under another lamp how much glare it adds is not known: the bar above stays.
+        self.limit_lit, self.limit8_lit, self.half_scale_lit = self.limit, self.limit8, self.half_scale
+        if self.glare is not None:
+            self.limit_lit = (np.maximum(brightness - self.glare, 0) + 12.0) * 3 * settings.diff_threshold
+            self.limit8_lit = np.floor(np.minimum(self.limit_lit, 255)).astype(np.uint8)
+            self.half_scale_lit = (np.maximum(half_brightness - _shrink(self.glare), 0) + 12.0) * 3
         # Where the lamp blinds the camera, a token's colours cannot be trusted.
         self.blinded = cv2.integral((self.image.max(2) >= settings.saturated).astype(np.uint8))
-        self.glare = _glare(settings, raster, self.image) if settings.glare_correction else None
         # Edges already on the board (borders, print), widened to forgive a pixel of misregistration.
         gray = cv2.cvtColor(self.image, cv2.COLOR_BGR2GRAY)
         grad = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
@@ -215,7 +225,7 @@ def changed(settings: Settings, reference: Reference, rectified: np.ndarray, lig
     if level is None:
         level, = relit(g, frame)
     out = cv2.add(cv2.subtract(level, reference.high), cv2.subtract(reference.low, level))
-    colour = np.greater(_channel_sum(out), reference.limit8)
+    colour = np.greater(_channel_sum(out), reference.limit8_lit if _same_lamp(settings, g) else reference.limit8)
     if settings.edge_threshold <= 0:
         return colour.view(np.uint8)  # 0/1, no copy
     gain = float(np.mean(g))
@@ -223,6 +233,13 @@ def changed(settings: Settings, reference: Reference, rectified: np.ndarray, lig
     grad = cv2.morphologyEx(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
     edges = grad > reference.edge_limit * gain
     return (colour | edges).view(np.uint8)
+
+
+def _same_lamp(settings: Settings, g: np.ndarray) -> bool:
+    """Whether the light at play is the calibration's (``g``, from ``_light``): its channels changed by at most
+    ``same_lamp`` together, anywhere on the board (the same lamp: a few per cent; another lamp: a third or more)."""
+    return float(np.abs(1.0 - 1.0 / np.maximum(np.asarray(g, np.float32), 1e-3)).reshape(-1, 3).sum(1).max()) \
+        <= settings.same_lamp
 
 
 def _channel_sum(image: np.ndarray) -> np.ndarray:
@@ -335,7 +352,7 @@ def _shrink(image: np.ndarray) -> np.ndarray:
 
 
 def _with_faint(settings: Settings, reference: Reference, blurred: np.ndarray, mask: np.ndarray,
-                token_area: float) -> np.ndarray:
+                token_area: float, scale: np.ndarray | None = None) -> np.ndarray:
     """The mask with the fragments of one faint piece joined: their convex hull.
 
     A large piece printed in nearly the board's colour (a Mountain on Mountain terrain) differs clearly
@@ -347,7 +364,7 @@ def _with_faint(settings: Settings, reference: Reference, blurred: np.ndarray, m
     h, w = mask.shape
     hh, hw = reference.half.shape[:2]
     half = _shrink(blurred)
-    rel = _channel_sum(cv2.absdiff(half, reference.half)) / reference.half_scale
+    rel = _channel_sum(cv2.absdiff(half, reference.half)) / (reference.half_scale if scale is None else scale)
     k = max(3, settings.faint_window // FAINT_STEP | 1)
     mean = cv2.blur(rel, (k, k))
     faint = (mean > settings.faint_threshold).astype(np.uint8)
@@ -445,7 +462,8 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
     raw = mask  # before gaps of a few pixels are closed (two tokens side by side still apart)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     if settings.faint_threshold > 0:
-        mask = _with_faint(settings, reference, blurred, mask, (raster.geometry.token_mm * s) ** 2 * 0.75)
+        mask = _with_faint(settings, reference, blurred, mask, (raster.geometry.token_mm * s) ** 2 * 0.75,
+                           reference.half_scale_lit if _same_lamp(settings, light) else reference.half_scale)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     hulls = [cv2.convexHull(c) for c in contours]
     areas = np.array([cv2.contourArea(hull) for hull in hulls])

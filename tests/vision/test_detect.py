@@ -228,7 +228,9 @@ def test_the_changed_test_on_whole_grey_levels_is_the_colour_difference_against_
     light = _light(settings, blurred, ref)
     level, = relit(light, blurred)
     out = cv2.add(cv2.subtract(level, ref.high), cv2.subtract(ref.low, level))
-    expected = cv2.transform(out, np.ones((1, 3), np.float32)) > ref.limit
+    from vision.detect import _same_lamp
+    assert _same_lamp(settings, light) and ref.glare is not None  # the calibration's lamp, with its glare
+    expected = cv2.transform(out, np.ones((1, 3), np.float32)) > ref.limit_lit
     got = changed(settings, ref, rect, light, level)
     assert got.dtype == np.uint8 and 0.01 < got.mean() < 0.5
     assert np.array_equal(got.view(bool), expected)

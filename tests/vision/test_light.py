@@ -1,5 +1,7 @@
 """The lamp at play is not the lamp at calibration: what the white reference (the empty board around the
 tokens, every frame) leaves of the change of light at the tokens, which their features must not see."""
+import dataclasses
+
 import numpy as np
 
 from vision.detect import detect
@@ -59,3 +61,26 @@ def test_the_glare_of_a_spot_wider_than_a_region_is_measured_whole(settings, geo
         assert 0.8 <= ratio <= 1.2, f"seed {seed}: glare measured at {ratio:.2f} of its strength"
     glare = Calibration.build(settings, geometry2p, realistic_session.empty()).reference.glare
     assert glare is None or glare.max() < 20
+
+
+def test_glare_raises_no_bar_for_a_token_to_show(settings, geometry2p):
+    """Glare adds as much to a token as to the board under it: a token differs from the board by what it
+    differs under the lamp alone. So under the calibration's lamp the difference that counts as a change is a
+    share of the board's brightness without the glare: under a strong glare spot (> 60 grey levels) it is what
+    it is on the same board without glare spots (it was 2.4-2.6 times that: tokens in glare went unseen).
+    Under another lamp (the light changed by a third) the bar stays where the brightness with glare puts it."""
+    import cv2
+    hard = small("hard")
+    for seed in (41, 42, 48):
+        glared = Session(geometry2p, seed, 5, hard)
+        plain = Session(geometry2p, seed, 5, dataclasses.replace(hard, glare_spots=0))
+        a = Calibration.build(settings, geometry2p, glared.empty())
+        b = Calibration.build(settings, geometry2p, plain.empty())
+        r = a.reference.raster
+        truth = cv2.warpPerspective(glared._glare[..., 0], rectifying_transform(a.registration, r), r.size)
+        strong = (r.labels >= 0) & (truth > 60)
+        ratio = float(np.median(a.reference.limit_lit[strong] / b.reference.limit_lit[strong]))
+        assert ratio < 1.25, f"seed {seed}: the bar under glare is {ratio:.2f} times the plain board's"
+    from vision.detect import _same_lamp
+    assert _same_lamp(settings, np.array([1.01, 0.98, 1.0], np.float32))
+    assert not _same_lamp(settings, np.array([1.15, 0.9, 1.1], np.float32))
