@@ -278,6 +278,17 @@ def test_the_ghouls_redeployment_is_taken_as_seen_when_a_new_combo_is_picked():
     assert [a.notation() for a in f.redeployed(g).actions] == ["redeploy 4:4 9:5 ghouls"]
 
 
+def _turn_ended_with_markers_unseen(power: str):
+    """The Ratmen with ``power`` conquer regions 4, 9 and 10 and end their turn, every marker they placed
+    under the stacks (none seen): (game, follower, the last sight)."""
+    g = act(game_with(f"{power} ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9", "conquer 10")
+    f = Follower()
+    seen = {**expected_view(g), 4: {"ratmen": 2}, 9: {"ratmen": 3}, 10: {"ratmen": 4}}
+    f.see(g, seen)
+    act(g, *[a.notation() for a in f.confirm(g).actions])
+    return g, f, seen
+
+
 def test_a_hero_first_hidden_under_a_stack_moves_the_heroes_when_it_shows():
     g = act(game_with("heroic ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9", "conquer 10")
     f = Follower()
@@ -298,11 +309,7 @@ def test_both_heroes_hidden_when_placed_are_put_into_that_turn_when_they_show_ev
     """Both Heroes under the stacks when placed (none seen, none placed in the game): when both show
     later, the placement missed goes into the turn it was made in; the second sight that agrees may be
     the one the End Turn button takes (``confirm``), which keeps it too."""
-    g = act(game_with("heroic ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9", "conquer 10")
-    f = Follower()
-    seen = {**expected_view(g), 4: {"ratmen": 2}, 9: {"ratmen": 3}, 10: {"ratmen": 4}}
-    f.see(g, seen)
-    act(g, *[a.notation() for a in f.confirm(g).actions])
+    g, f, seen = _turn_ended_with_markers_unseen("heroic")
     assert not any(a.notation().startswith("heroes") for a in g.history)
     end = len(g.history) - 1
     act(g, "pick humans")
@@ -685,11 +692,7 @@ def test_one_hero_of_two_hidden_when_placed_goes_in_with_the_other_under_the_rac
     """Both Heroes under the stacks when placed; later sights show one of them only: the placement
     missed goes into that turn, the other Hero under the biggest stack (a later sight moves it), and
     no alert is raised for the Hero shown."""
-    g = act(game_with("heroic ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9", "conquer 10")
-    f = Follower()
-    seen = {**expected_view(g), 4: {"ratmen": 2}, 9: {"ratmen": 3}, 10: {"ratmen": 4}}
-    f.see(g, seen)
-    act(g, *[a.notation() for a in f.confirm(g).actions])
+    g, f, seen = _turn_ended_with_markers_unseen("heroic")
     end = len(g.history) - 1
     stacks = {r: g.regions[r].tokens for r in (4, 9, 10)}
     act(g, "pick humans")
@@ -740,11 +743,7 @@ def test_encampments_hidden_when_placed_go_into_that_turn_where_they_show():
     """Bivouacking's Encampments all under the stacks when placed (none in the game): when later
     sights show some, the placement missed goes into that turn, those not seen under the most seen,
     with no alert."""
-    g = act(game_with("bivouacking ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9", "conquer 10")
-    f = Follower()
-    seen = {**expected_view(g), 4: {"ratmen": 2}, 9: {"ratmen": 3}, 10: {"ratmen": 4}}
-    f.see(g, seen)
-    act(g, *[a.notation() for a in f.confirm(g).actions])
+    g, f, seen = _turn_ended_with_markers_unseen("bivouacking")
     assert not any(a.notation().startswith("encamp") for a in g.history)
     end = len(g.history) - 1
     act(g, "pick humans")

@@ -51,22 +51,28 @@ def test_sample_without_token_is_refused(settings):
         enroll(settings, {"elves": [np.full((60, 60, 3), 200, np.uint8)]})
 
 
-def _declined_readings(settings, style: str, tmp_path, printing=None):
-    """Share of fresh in-decline photos read right by a model enrolled from others: first look, second look."""
+def _declined_photos(settings, style: str, per_label: int, printing=None):
+    """A model enrolled from in-decline photos, and fresh ones read: (model, features, outlines, truth)."""
     def declined(seed, n):
         photos = enrollment_samples(DESIGN, per_label=n, seed=seed, style=style, printing=printing)
         return {k: v for k, v in photos.items() if k in DECLINED}
     model = enroll(settings, declined(1, 3))
-    assert model.second is not None
-    model.save(tmp_path / f"{style}.npz")
-    model = load_model(tmp_path / f"{style}.npz")
     feats, outlines, truth = [], [], []
-    for label, imgs in declined(98, 2).items():
+    for label, imgs in declined(98, per_label).items():
         for img in imgs:
             patch, mask = crop_to_mask(img, segment_sample(img))
             feats.append(token_features(patch, mask))
             outlines.append(emblem_outline(patch, mask))
             truth.append(label)
+    return model, feats, outlines, truth
+
+
+def _declined_readings(settings, style: str, tmp_path, printing=None):
+    """Share of fresh in-decline photos read right by a model enrolled from others: first look, second look."""
+    model, feats, outlines, truth = _declined_photos(settings, style, 2, printing)
+    assert model.second is not None
+    model.save(tmp_path / f"{style}.npz")
+    model = load_model(tmp_path / f"{style}.npz")
     first = classify(model, np.array(feats))
     second = classify(model, np.array(feats), outlines=lambda rows: np.array(outlines)[rows])
     return [np.mean([a == b for a, b in zip(r.labels, truth)]) for r in (first, second)]
@@ -101,17 +107,7 @@ def test_what_the_emblem_tells_apart_is_read_as_sure(tmp_path, settings):
     differing by emblem only) that it reads right are nearly all sure (a confidence of 0.3 or more, what the
     follower trusts), where its weight capped at twice as far left every reading it decided under 0.3; a label a
     rule gives a token against its look is as sure as the look is of that label (0 where another is nearer)."""
-    def declined(seed, n):
-        photos = enrollment_samples(DESIGN, per_label=n, seed=seed, style="foreign")
-        return {k: v for k, v in photos.items() if k in DECLINED}
-    model = enroll(settings, declined(1, 3))
-    feats, outlines, truth = [], [], []
-    for label, imgs in declined(98, 3).items():
-        for img in imgs:
-            patch, mask = crop_to_mask(img, segment_sample(img))
-            feats.append(token_features(patch, mask))
-            outlines.append(emblem_outline(patch, mask))
-            truth.append(label)
+    model, feats, outlines, truth = _declined_photos(settings, "foreign", 3)
     got = classify(model, np.array(feats), outlines=lambda rows: np.array(outlines)[rows])
     right = np.array([a == b for a, b in zip(got.labels, truth)])
     assert right.mean() >= 0.9, right.mean()
