@@ -137,6 +137,7 @@ PAGES = ["/", "/setup", "/games", "/calibrate/", "/calibrate/camera", "/join", "
 
 
 def test_every_page_says_live_then_server_gone(browser, tmp_path):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout  # the browser fixture skips without it
     with live_server(tmp_path) as server:
         service = server.service
         assert service.owner.submit(NewGame(seeded_setup("2p", 2, 3))).result(5).ok
@@ -149,7 +150,10 @@ def test_every_page_says_live_then_server_gone(browser, tmp_path):
             opened.append((path, w))
         opened.append(("/seat", join(open_page(browser, "phone"), server.url, service.owner.published.codes[0])))
         for path, w in opened:
-            w.page.wait_for_selector("#connection[data-state=live]")
+            try:
+                w.page.wait_for_selector("#connection[data-state=live]")
+            except PlaywrightTimeout:  # say which page, and what it showed, not only the selector
+                pytest.fail(f"{path} not live in 30 s: {w.page.text_content('#connection')!r}, errors {w.errors}")
             assert w.page.text_content("#connection") == "Live", path
         server.close()  # the companion stops (a pulled plug)
         for path, w in opened:
