@@ -136,6 +136,11 @@ class Game:
         self._rewrite(self.history[:index] + self.history[index + 1:])
         return was
 
+    def rewrite(self, actions: list[Action]) -> None:
+        """Replay the history as ``actions`` (the table corrected its log); if one does not fit,
+        nothing changes and the reason is raised."""
+        self._rewrite(list(actions))
+
     def _rewrite(self, actions: list[Action]) -> None:
         """Replay the history as ``actions``; if one does not fit, the history stays as it was."""
         old = list(self.history)

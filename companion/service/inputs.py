@@ -38,6 +38,27 @@ class Undo:
 
 
 @dataclass(frozen=True)
+class Edit:
+    """One correction to a past action of the log: ``replace`` the action at ``seq`` by ``action``,
+    ``insert`` ``action`` before it (a move the record missed; ``seq`` may be the log's length: at
+    the end), or ``remove`` it (a move never played)."""
+
+    how: str
+    seq: int
+    action: Action | None = None
+
+
+@dataclass(frozen=True)
+class Correct:
+    """The table corrects past actions of its log in place (the table code was checked by whoever
+    submits this): every edit at once, each ``seq`` numbering the log as it is before them; the
+    actions after them are kept and replayed through the rules."""
+
+    edits: tuple[Edit, ...]
+    source: str = "web"
+
+
+@dataclass(frozen=True)
 class Resolve:
     """Settle an alert: ``accept`` the correction (the engine's state stands) or override it."""
 

@@ -29,8 +29,9 @@ from ..shuffle import roll_die
 from . import codes, views, wording
 from ..reconcile import Follower, Question, follows
 from ..reconcile.decision import BOARD_CODES
-from .inputs import (Answer, BoardIsRight, Declare, NewGame, Notice, Observation, Outcome, Play, Resolve, Resume,
-                     RollDie, Undo)
+from .inputs import (Answer, BoardIsRight, Correct, Declare, NewGame, Notice, Observation, Outcome, Play, Resolve,
+                     Resume, RollDie, Undo)
+from .log_edits import edit_words, edited
 from .store import Store, StoredGame
 
 log = logging.getLogger(__name__)
@@ -168,6 +169,8 @@ class GameOwner:
             return self._undo()
         if isinstance(item, Resolve):
             return self._resolve(item)
+        if isinstance(item, Correct):
+            return self._correct(item)
         return Outcome(400, "unknown-input", f"Unknown input {type(item).__name__}.")
 
     def _new_game(self, item: NewGame) -> Outcome:
@@ -470,6 +473,53 @@ class GameOwner:
         self._publish()
         text = undone["text"] if undone else last.notation()
         return Outcome(200, "ok", f"Taken back: {text}")
+
+    def _correct(self, item: Correct) -> Outcome:
+        """The table corrects past actions of its log in place (``Correct``): the record with the
+        edits is replayed through the rules (coins and all); if an action no longer fits, nothing
+        changes and the answer says which and why. Stored in one transaction, then shown."""
+        game = self.game
+        history = list(game.history)
+        try:
+            actions = edited(history, item.edits)
+        except ValueError as exc:
+            return Outcome(400, "bad-correction", str(exc))
+        start = min(e.seq for e in item.edits)
+        trial = type(game).replay(game.setup, actions[:start], game.board)
+        entries = []
+        for k, action in enumerate(actions[start:], start):
+            reason = trial.explain(action)
+            if reason is not None:
+                return Outcome(422, reason.code, f"Not corrected: with these corrections, action {k + 1} "
+                               f"({wording.describe(trial, action).rstrip('.')}) no longer fits: "
+                               f"{wording.refusal(trial, reason.code, reason.sentence, None)}")
+            entries.append(self._entry_on(trial, action, k))
+            trial.apply(action)
+        kept = {id(a): e["source"] for a, e in zip(history, self._log)} if len(self._log) == len(history) else {}
+        sources = [kept.get(id(a), item.source) for a in actions[start:]]
+        before = self._known_values()
+        game.rewrite(actions)
+        try:
+            self.store.rewrite(self.stored.id, start, actions[start:], sources, finished=game.finished)
+        except Exception:
+            game.rewrite(history)
+            raise
+        self._remember_values(before, item.source)
+        for entry, source in zip(entries, sources):
+            entry["source"] = source
+        self._log = [e for e in self._log if e["seq"] < start] + entries
+        self.follower.undone(start)  # the camera's steps kept from there on are gone
+        self.follower.resync()  # a correction by hand: the game is the truth the camera follows
+        self.question = self._asked = None
+        self._publish()
+        done = "; ".join(edit_words(e) for e in sorted(item.edits, key=lambda e: e.seq))
+        return Outcome(200, "ok", f"The log is corrected: {done}.", {"seq": len(game.history)})
+
+    def _entry_on(self, game: Game, action: A.Action, seq: int) -> dict:
+        """The log's line for ``action`` played on ``game`` (the state before it) as action ``seq``."""
+        seat = game.current_player
+        return {"seq": seq, "seat": None if seat == CHANCE else seat, "text": wording.describe(game, action),
+                "notation": action.notation(), "source": "web"}
 
     def _resolve(self, item: Resolve) -> Outcome:
         alert = next((a for a in self._alerts if a["id"] == item.alert), None)

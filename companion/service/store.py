@@ -214,6 +214,18 @@ class Store:
             self._db.execute("INSERT INTO actions (game, seq, action, source, at) VALUES (?, ?, ?, ?, ?)",
                              (game_id, seq, json.dumps(action.to_json()), source, time.time()))
 
+    def rewrite(self, game_id: int, start: int, actions: list[Action], sources: list[str], *,
+                finished: bool) -> None:
+        """The table corrected its log: the actions from ``start`` on become ``actions`` (each with its
+        source), the finished flag with them. One transaction: durable, or nothing changed."""
+        with self._lock, self._transaction():
+            self._db.execute("DELETE FROM actions WHERE game = ? AND seq >= ?", (game_id, start))
+            now = time.time()
+            self._db.executemany("INSERT INTO actions (game, seq, action, source, at) VALUES (?, ?, ?, ?, ?)",
+                                 [(game_id, start + k, json.dumps(a.to_json()), src, now)
+                                  for k, (a, src) in enumerate(zip(actions, sources))])
+            self._db.execute("UPDATE games SET finished = ? WHERE id = ?", (int(finished), game_id))
+
     @contextlib.contextmanager
     def _transaction(self):
         """BEGIN IMMEDIATE ... COMMIT (held under ``_lock``): all of it is on disk, or none of it."""

@@ -92,12 +92,96 @@ async function render(state) {
   if (boardRight) boardRight.classList.toggle("hidden", !state.camera || !!state.finished);
   renderQuestion(state.question);
   renderNotice(state.notice);
-  document.getElementById("log").replaceChildren(...(state.log || []).slice().reverse().map(e => li(e.text)));
+  renderLog(state.log || []);
   const setupBox = document.getElementById("setup-box");
   setupBox.classList.toggle("hidden", !state.setup);
   if (state.setup) document.getElementById("setup-list").replaceChildren(...state.setup.map(s => li(s)));
   renderEnd(state);
   markSeen(state.version);
+}
+
+/* The game log; unlocked, each move can be corrected where it stands: put another in its place,
+   insert a missed one before it, or take it out. The corrections gather, then are saved at once (the
+   moves after them are replayed by the rules; if one no longer fits, nothing changes and it says why). */
+let editing = null, edits = [];  // the move whose editor is open ({seq, value}), the corrections to save
+
+function renderLog(log) {
+  const unlocked = document.body.classList.contains("unlocked");
+  const list = document.getElementById("log");
+  list.replaceChildren(...log.slice().reverse().map(e => {
+    const row = li("");
+    const words = document.createElement("span");
+    words.textContent = `${e.seq + 1}. ${e.text}`;
+    row.append(words);
+    const pending = edits.filter(x => x.seq === e.seq);
+    if (pending.length) row.classList.add("edited");
+    if (!unlocked) return row;
+    const b = document.createElement("button");
+    b.className = "small";
+    b.textContent = "Correct";
+    b.setAttribute("aria-label", `Correct move ${e.seq + 1}: ${e.text}`);
+    b.onclick = () => { editing = {seq: e.seq, value: e.notation}; renderLog(current.log || []); document.getElementById("edit-action")?.focus(); };
+    row.append(" ", b);
+    if (editing && editing.seq === e.seq) row.append(logEditor(e));
+    return row;
+  }));
+  renderEdits();
+}
+
+function logEditor(e) {
+  const form = document.createElement("form");
+  form.className = "log-edit";
+  const label = document.createElement("label");
+  label.htmlFor = "edit-action";
+  label.textContent = "The move as played (e.g. redeploy 3:2 7:1, conquer 12):";
+  const input = document.createElement("input");
+  input.id = "edit-action";
+  input.value = editing.value;
+  input.autocomplete = "off";
+  input.spellcheck = false;
+  input.oninput = () => { editing.value = input.value; };
+  const add = (how, words) => {
+    const b = document.createElement("button");
+    b.type = how === "replace" ? "submit" : "button";
+    b.textContent = words;
+    b.onclick = ev => {
+      ev.preventDefault();
+      const action = input.value.trim();
+      if (how !== "remove" && !action) { text("log-msg", "Type the move first."); return; }
+      edits = edits.filter(x => !(x.seq === e.seq && x.how !== "insert" && how !== "insert"));
+      edits.push(how === "remove" ? {seq: e.seq, how, text: e.text} : {seq: e.seq, how, action, text: e.text});
+      editing = null;
+      text("log-msg", "");
+      renderLog(current.log || []);
+    };
+    return b;
+  };
+  const cancel = document.createElement("button");
+  cancel.type = "button";
+  cancel.textContent = "Cancel";
+  cancel.onclick = () => { editing = null; renderLog(current.log || []); };
+  form.append(label, input, add("replace", "Put this in its place"), add("insert", "Insert this before it"),
+              add("remove", "Take this move out"), cancel);
+  return form;
+}
+
+function editWords(x) {
+  if (x.how === "remove") return `take out move ${x.seq + 1} (${x.text.replace(/\.$/, "")})`;
+  if (x.how === "insert") return `before move ${x.seq + 1}, insert: ${x.action}`;
+  return `move ${x.seq + 1} becomes: ${x.action}`;
+}
+
+function renderEdits() {
+  const box = document.getElementById("edits-box");
+  if (!box) return;
+  box.classList.toggle("hidden", !edits.length);
+  document.getElementById("edits").replaceChildren(...edits.map(x => li(editWords(x))));
+}
+
+async function saveEdits() {
+  const r = await post("/api/log", {edits: edits.map(({seq, how, action}) => (how === "remove" ? {seq, how} : {seq, how, action}))});
+  say("log-msg", r);
+  if (r.status < 400) { edits = []; renderEdits(); }
 }
 
 let pieceTexts = null, pieceTextsOf = null;
@@ -304,6 +388,10 @@ function start() {
     msg.className = "msg " + (r.status >= 400 ? "error" : "ok");
   };
   document.getElementById("end-close").onclick = () => { endClosed = true; document.getElementById("end").classList.add("hidden"); };
+  const save = document.getElementById("edits-save");
+  if (save) save.onclick = saveEdits;
+  const discard = document.getElementById("edits-discard");
+  if (discard) discard.onclick = () => { edits = []; text("log-msg", ""); renderLog(current ? current.log || [] : []); };
   const undo = document.getElementById("undo");
   if (undo) undo.onclick = async () => { const r = await post("/api/undo", {}); text("table-msg", r.sentence || ""); };
   const join = document.getElementById("join-box");

@@ -286,3 +286,52 @@ def test_past_games_show_dates_winners_combos_and_win_rates(app, service):
     for tribe in game.tribes_of(0):
         assert f"<td>{tribe.race.title}</td>" in page and tribe.title() in page
     assert "By race" in page and "By special power" in page and "100 %" in page and "0 %" in page
+
+
+def test_the_table_corrects_past_actions_of_its_log_in_place(app, service):
+    """A move taken wrongly long ago is put right where it stands (replace, insert, remove, several at
+    once), the record replayed through the rules and stored; what does not fit changes nothing."""
+    from companion.simulate import play as simulate
+    from companion.shuffle import seeded_setup
+    new_game(service)
+    truth = simulate(seeded_setup("2p", 2, 3), 3)
+    for action in truth.history[:19]:  # ... the Wizards' second turn ended
+        assert play(service, action.notation()).ok
+    table, (ann, ben) = seat_browsers(app)
+    gid = service.owner.published.game_id
+    assert ann.post("/api/log", {"edits": [{"seq": 6, "how": "remove"}]}).status_code == 403  # the table's business
+    # the Wizards' first redeployment put right, and their conquest of 13 never played
+    r = table.post("/api/log", {"edits": [{"seq": 6, "how": "replace", "action": "redeploy 11:5 16:2 17:2"},
+                                          {"seq": 16, "how": "remove"},
+                                          {"seq": 17, "how": "replace", "action": "redeploy 11:2 16:1 17:1 18:5"}]})
+    assert r.status_code == 200, r.json
+    assert "action 7 is now redeploy 11:5 16:2 17:2" in r.json["sentence"]
+    log = table.get("/api/log").json
+    assert [e["notation"] for e in log] == [a.notation() for a in service.owner.game.history]
+    assert [e["seq"] for e in log] == list(range(18))
+    assert log[6]["notation"] == "redeploy 11:5 16:2 17:2" and "13" not in log[16]["notation"]
+    assert [a.notation() for a in service.store.actions(gid)] == [e["notation"] for e in log]  # stored
+    assert service.owner.game.regions[13].race != "wizards"
+    # a missed move put in before the end of the turn, another at the log's end
+    r = table.post("/api/log", {"edits": [{"seq": 17, "how": "insert", "action": "decline"}]})
+    assert r.status_code == 422 and "no longer fits" in r.json["sentence"]  # a decline after the redeployment? no
+    before = [a.notation() for a in service.owner.game.history]
+    # a correction that leaves a later move out of the rules changes nothing, and says which and why
+    r = table.post("/api/log", {"edits": [{"seq": 1, "how": "replace", "action": "conquer 11"}]})
+    assert r.status_code == 422 and "action 3 (" in r.json["sentence"] and "no longer fits" in r.json["sentence"]
+    assert [a.notation() for a in service.owner.game.history] == before
+    assert [a.notation() for a in service.store.actions(gid)] == before
+    r = table.post("/api/log", {"edits": [{"seq": 18, "how": "insert", "action": "decline"}]})
+    assert r.status_code == 200 and service.owner.game.history[-1].notation() == "decline"
+    # what a tired player might send: one clear line each, nothing changed
+    for edits, words in (([], "edits"), ([{"seq": 99, "how": "remove"}], "no action 100"),
+                         ([{"seq": 2, "how": "swap"}], "replace, insert or remove"),
+                         ([{"seq": "x", "how": "remove"}], "number in the log"),
+                         ([{"seq": 2, "how": "replace"}], "say the action"),
+                         ([{"seq": 2, "how": "replace", "action": "conker 3"}], "not an action"),
+                         ([{"seq": 2, "how": "remove"}, {"seq": 2, "how": "replace", "action": "conquer 3"}],
+                          "corrected twice")):
+        r = table.post("/api/log", {"edits": edits})
+        assert r.status_code == 400 and words in r.json["sentence"].lower(), (edits, r.json)
+        assert b"Traceback" not in r.data
+    assert len(service.owner.game.history) == 19

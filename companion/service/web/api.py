@@ -12,7 +12,7 @@ from ...rules import ruleset as rulesets
 from ...rules.errors import RecordError
 from ...rules.record import check_names
 from .. import layout
-from ..inputs import Answer, BoardIsRight, Declare, Play, Resolve, RollDie, Undo
+from ..inputs import Answer, BoardIsRight, Correct, Declare, Edit, Play, Resolve, RollDie, Undo
 from . import bodies, security
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -188,6 +188,40 @@ def roll():
 def undo():
     security.require_table()
     return submit(Undo("web"))
+
+
+@bp.post("/log")
+def correct_log():
+    """The table corrects past actions of the game log in place: ``{"edits": [{"seq": 12, "how":
+    "replace", "action": "redeploy 3:2 7:1"}, {"seq": 15, "how": "remove"}, {"seq": 20, "how":
+    "insert", "action": "conquer 4"}]}`` (``seq`` counts the log from 0, as it is before the edits)."""
+    security.require_table()
+    edits = body().get("edits")
+    if not isinstance(edits, list) or not edits or len(edits) > 200:
+        abort(400, description="Send {\"edits\": [{\"seq\": N, \"how\": \"replace\", \"action\": \"...\"}]}: "
+                               "how is replace, insert or remove.")
+    game = service().owner.game
+    out = []
+    for k, e in enumerate(edits, 1):
+        if not isinstance(e, dict):
+            abort(400, description=f"Correction {k} is not an object with seq, how and action.")
+        how, seq, data = e.get("how"), e.get("seq"), e.get("action")
+        if how not in ("replace", "insert", "remove"):
+            abort(400, description=f"Correction {k}: how is replace, insert or remove, not {str(how)[:20]!r}.")
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            abort(400, description=f"Correction {k}: seq is the action's number in the log (from 0).")
+        act = None
+        if how != "remove":
+            if not isinstance(data, (str, dict)) or not data:
+                abort(400, description=f"Correction {k}: say the action, e.g. \"redeploy 3:2 7:1\".")
+            try:
+                act = parse_notation(data) if isinstance(data, str) else from_json(data)
+                if game is not None:
+                    check_names(act, game.board, game.rules)
+            except RecordError as exc:
+                abort(400, description=f"Correction {k}: {unknown_word(data) or exc}")
+        out.append(Edit(how, seq, act))
+    return submit(Correct(tuple(out), "web"))
 
 
 @bp.post("/alerts/<int:alert_id>")
