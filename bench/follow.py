@@ -18,12 +18,16 @@ An injected illegal conquest is made on the true board (illegal in the true game
 the camera shows the table as it is, never the record's board, so a record that left the game is
 judged as a real table would judge it.
 
-With --table-reacts the simulated table answers each alert as players would: when the game went
-wrong they first try the correction the follower offers ("the board is right"), else enter by hand
-the actions the record lacks or has wrong (corrected in place; the ones the record has right after a
-mistake stay), when the camera misread a region they tell it so; the actions entered by hand are not
-counted as inferred. (retyped_after_first_difference_per_game: the old measure, every action after
-the first wrong one typed again.)
+With --table-reacts the simulated table answers each alert as players would with what the dashboard
+offers: when the game went wrong they first press "the board is right" and confirm its corrections
+if they put the board right, else correct the game log in place (the table screen's Correct: the
+fewest moves typed in place of wrong ones or inserted, or taken out, the latest first, until the
+game's state is the true one; an old wrong move a later one undid is left); when the camera misread
+a region they override the alert. entered_by_hand_per_game counts the moves typed; taps_per_game
+the buttons pressed (the board is right, a confirmation, a move taken out, save, an override). The
+moves typed are not counted as inferred. Earlier measures are printed too:
+retyped_after_first_difference_per_game (every action after the first wrong one typed again) and
+entered_every_wrong_action_per_game (every wrong action put right, however old).
 """
 from __future__ import annotations
 
@@ -319,7 +323,8 @@ def one_game(job):
     o_actions = Counter(a.notation() for a in run.ours.history)
     return {"map": map_name, "seed": seed, "actions": sum(t_actions.values()),
             "inferred": max(0, sum((t_actions & o_actions).values()) - run.entered),
-            "corrections": run.corrections, "entered": run.entered, "retyped": run.retyped, "accepted": run.accepted, "exact": run.ours.fingerprint() == truth.fingerprint(),
+            "corrections": run.corrections, "entered": run.entered, "retyped": run.retyped, "in_place": run.in_place,
+            "taps": run.taps, "accepted": run.accepted, "exact": run.ours.fingerprint() == truth.fingerprint(),
             "false_alerts": len([a for a in run.alerts]), "questions": run.questions,
             "latency_ms": latency, "observe_ms": observe_ms, "injected": dict(injected), "flagged": dict(flagged),
             "misflagged": wrong[:5], "lamp_moved": table["moved"], "drifts": run.drifts,
@@ -359,7 +364,7 @@ def main() -> None:
         for r in pool.imap_unordered(one_game, jobs, chunksize=1):
             results.append(r)  # progress, one line a game, so a cut-short run still tells something
             print(json.dumps({k: r[k] for k in ("map", "seed", "actions", "inferred", "false_alerts", "questions",
-                                                 "amended", "corrections", "accepted", "injected", "flagged")}),
+                                                 "amended", "corrections", "entered", "taps", "accepted", "injected", "flagged")}),
                   file=sys.stderr, flush=True)
     lat = sorted(x for r in results for x in r["latency_ms"])
     obs = sorted(x for r in results for x in r["observe_ms"])
@@ -377,8 +382,11 @@ def main() -> None:
         "questions_per_game": round(statistics.mean(r["questions"] for r in results), 2),
         "corrections_per_game": round(statistics.mean(r["corrections"] for r in results), 2),
         "entered_by_hand_per_game": round(statistics.mean(r["entered"] for r in results), 2),
-        # the measure before 2026-11-24's fourth session: every action after the first wrong one typed again
+        "taps_per_game": round(statistics.mean(r["taps"] + r["accepted"] for r in results), 2),
+        # the measures before: every action after the first wrong one typed again (until 2026-11-24's
+        # fourth session), every action the record has wrong put right in place however old (until now)
         "retyped_after_first_difference_per_game": round(statistics.mean(r["retyped"] for r in results), 2),
+        "entered_every_wrong_action_per_game": round(statistics.mean(r["in_place"] for r in results), 2),
         "accepted_per_game": round(statistics.mean(r["accepted"] for r in results), 2),
         "injected": sum(injected.values()),
         "injected_flagged_share": round(sum(flagged.values()) / max(1, sum(injected.values())), 4),

@@ -9,6 +9,7 @@ from companion.reconcile.view import typed_only
 from companion.rules import pieces
 from companion.rules import Game
 from companion.rules.actions import Attempt, EndTurn, Roll
+from companion.rules.errors import IllegalAction
 
 
 @dataclass
@@ -19,9 +20,11 @@ class Run:
     questions: int = 0
     amended: int = 0
     corrections: int = 0  # times the table put the game right by hand after an alert (``table_reacts``)
-    entered: int = 0  # actions the table entered by hand then (the ones the record lacked or had wrong)
-    retyped: int = 0  # the same, were every action after the first wrong one typed again (the old measure)
+    entered: int = 0  # actions the table typed then in the game log (put in place of a wrong one, or inserted)
+    retyped: int = 0  # the same, were every action after the first wrong one typed again (the measure until 2026-11-24)
+    in_place: int = 0  # the same, were every action the record has wrong put right, however old (the measure until 2026-11-25)
     accepted: int = 0  # regions the table told the camera to read as the game has them
+    taps: int = 0  # buttons the table pressed then: "the board is right", its confirmation, a move taken out, save
     # where the record left the true game (which race holds each region, whose turn it is), one entry
     # an episode, the first few: the step, the true action, what the record did, the regions, the trace
     drifts: list = field(default_factory=list)
@@ -39,23 +42,61 @@ def _retyped(ours: Game, live: Game) -> int:
     return len(live.history) - same
 
 
-def _entered_by_hand(ours: Game, live: Game) -> int:
-    """The actions a table enters by hand to put ``ours`` right: the actions of the true game the
-    record lacks or has wrong, each corrected in place (the record keeps the ones it has right after
-    a mistake, replayed through the engine as the follower's own corrections are: ``Game.replace``,
-    ``Game.insert``): what the true game has beyond the longest run of actions both share in order."""
-    a = [x.notation() for x in ours.history]
-    b = [x.notation() for x in live.history]
+def _alignment(ours: list, live: list) -> list[tuple]:
+    """The fewest edits that turn the record's actions ``ours`` into the true game's ``live`` (the
+    longest run of actions both share in order kept): ``(how, seq, action)`` with ``seq`` numbering
+    ``ours``; a move missed where another was taken is one ``replace``."""
+    a, b = [x.notation() for x in ours], [x.notation() for x in live]
     start = 0
     while start < min(len(a), len(b)) and a[start] == b[start]:
         start += 1
-    a, b = a[start:], b[start:]
-    shared = [0] * (len(b) + 1)  # the longest common subsequence, a row at a time
-    for x in a:
-        diag = 0
-        for j, y in enumerate(b):
-            diag, shared[j + 1] = shared[j + 1], diag + 1 if x == y else max(shared[j + 1], shared[j])
-    return len(b) - shared[len(b)]
+    n, m = len(a) - start, len(b) - start
+    best = [[0] * (m + 1) for _ in range(n + 1)]  # longest common subsequence of the two tails, from (i, j) on
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            best[i][j] = best[i + 1][j + 1] + 1 if a[start + i] == b[start + j] else max(best[i + 1][j], best[i][j + 1])
+    edits, i, j = [], 0, 0
+    while i < n or j < m:
+        if i < n and j < m and a[start + i] == b[start + j]:
+            i, j = i + 1, j + 1
+        elif i < n and j < m and best[i + 1][j + 1] == best[i][j]:
+            edits.append(("replace", start + i, live[start + j]))
+            i, j = i + 1, j + 1
+        elif j < m and (i == n or best[i][j + 1] >= best[i + 1][j]):
+            edits.append(("insert", start + i, live[start + j]))
+            j += 1
+        else:
+            edits.append(("remove", start + i, None))
+            i += 1
+    return edits
+
+
+def _entered_by_hand(ours: Game, live: Game) -> int:
+    """The actions a table types to put ``ours`` right in place (the table screen's log corrections,
+    every action of the true game the record lacks or has wrong), whatever the record's state."""
+    return sum(how != "remove" for how, _, _ in _alignment(ours.history, live.history))
+
+
+def corrected_in_the_log(ours: Game, live: Game) -> tuple[Game, list]:
+    """What a table does in the game log to put the record right (``POST /api/log``): the fewest
+    corrections, the latest first, after which the game is the true game's state (board, coins,
+    hands, turn); an old move taken wrongly whose effect a later move undid (a redeployment's counts
+    redeployed since) is left as it is. Returns the corrected game and the edits made."""
+    from companion.service.inputs import Edit
+    from companion.service.log_edits import edited
+    edits = [Edit(how, seq, action) for how, seq, action in _alignment(ours.history, live.history)]
+    target = live.fingerprint()
+    if ours.fingerprint() == target:
+        return ours.copy(), []
+    for first in range(len(edits) - 1, -1, -1):  # the latest corrections first, then earlier ones too
+        tried = edits[first:]
+        try:
+            game = Game.replay(ours.setup, edited(list(ours.history), tried), ours.board)
+        except IllegalAction:
+            continue
+        if game.fingerprint() == target:
+            return game, tried
+    return live.copy(), edits
 
 
 def _owners(game: Game) -> dict:
@@ -64,9 +105,8 @@ def _owners(game: Game) -> dict:
             for rid, labels in expected_view(game).items()}
 
 
-def _puts_right(ours: Game, question, option: int, live: Game) -> bool:
-    """Whether the table, looking at its board, says yes to this correction: after it, every region is
-    held as on the board, and the turn is the board's."""
+def _answered(ours: Game, question, option: int) -> Game | None:
+    """The game after this answer (None: it no longer fits)."""
     trial = ours.copy()
     try:
         for _ in range(question.rewind(option)):
@@ -74,8 +114,29 @@ def _puts_right(ours: Game, question, option: int, live: Game) -> bool:
         for action in question.options[option]:
             trial.apply(action)
     except Exception:  # noqa: BLE001 - a correction that no longer fits is refused
-        return False
-    return _owners(trial) == _owners(live) and trial.current_player == live.current_player
+        return None
+    return trial
+
+
+def _puts_right(ours: Game, question, option: int, live: Game) -> bool:
+    """Whether the table, looking at its board, says yes to this correction: after it, every region is
+    held as on the board, and the turn is the board's."""
+    trial = _answered(ours, question, option)
+    return trial is not None and _owners(trial) == _owners(live) and trial.current_player == live.current_player
+
+
+def _typed_to_fix(ours: Game, live: Game) -> int:
+    return sum(e.how != "remove" for e in corrected_in_the_log(ours, live)[1])
+
+
+def _worth_confirming(ours: Game, question, live: Game) -> bool:
+    """Whether a table confirms the camera's offered corrections ("the board is right: take back ...,
+    then ..."): they put the board right, or what they say was played was (the game is nearer the
+    true one: fewer moves are left to type in the log)."""
+    if _puts_right(ours, question, 0, live):
+        return True
+    trial = _answered(ours, question, 0)
+    return trial is not None and _typed_to_fix(trial, live) < _typed_to_fix(ours, live)
 
 
 def invisible(before, after, action) -> bool:
@@ -139,13 +200,19 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
         if table_reacts and out.raised:
             if ours.fingerprint() != live.fingerprint():
                 run.corrections += 1
-                fixed = f.board_is_right(ours)  # first: "the board is right", the corrections confirmed
-                if fixed.question is not None and _puts_right(ours, fixed.question, 0, live):
+                fixed = f.board_is_right(ours)  # first: "the board is right" (a tap), the corrections confirmed
+                run.taps += 1
+                if fixed.question is not None and _worth_confirming(ours, fixed.question, live):
                     f.answer(ours, 0).apply_to(ours)
-                if ours.fingerprint() != live.fingerprint():  # else (or what is left) entered by hand
-                    run.entered += _entered_by_hand(ours, live)
+                    run.taps += 1
+                if ours.fingerprint() != live.fingerprint():  # else (or what is left) corrected in the log
                     run.retyped += _retyped(ours, live)
-                    run.ours = live.copy()
+                    run.in_place += _entered_by_hand(ours, live)
+                    game, edits = corrected_in_the_log(ours, live)
+                    run.entered += sum(e.how != "remove" for e in edits)  # typed: a move put in or in place
+                    run.taps += sum(e.how == "remove" for e in edits) + 1  # a move taken out; "save"
+                    run.ours = game
+                    f.undone(min(e.seq for e in edits))  # as the service does after a log correction
                     f.resync()
             else:
                 for alert in out.raised:

@@ -752,3 +752,38 @@ def test_encampments_hidden_when_placed_go_into_that_turn_where_they_show():
     out = f.see(g, seen)
     assert first.raised == [] and out.raised == []
     assert [(i, a.notation()) for i, a in out.missed] == [(end, "encamp 10:5")]
+
+
+def test_the_bench_table_corrects_the_log_as_a_table_would_the_latest_moves_until_the_game_is_right():
+    """--table-reacts counts what a table types in the game log: a conquest just missed is put in; an
+    old redeployment's counts that the race's next redeployment set anew are left as they are (the
+    game's state does not show them); the log corrections go through the service's own edits."""
+    from companion.rules.game import Game
+    from companion.rules.errors import IllegalAction
+    from .harness import corrected_in_the_log
+    truth = play(seeded_setup("4p", 4, 500), 500)
+    history = truth.history
+    last_conquest = max(k for k, a in enumerate(history) if isinstance(a, Conquer))
+    live = Game.replay(truth.setup, history[:last_conquest + 1], truth.board)
+    for k, action in enumerate(history[:last_conquest - 40]):  # an old redeployment with other counts
+        if not isinstance(action, Redeploy) or len(action.tokens) < 2:
+            continue
+        (r1, n1), (r2, n2) = sorted(action.tokens)[:2]
+        if n1 < 2:
+            continue
+        other = Redeploy(tuple(sorted({**dict(action.tokens), r1: n1 - 1, r2: n2 + 1}.items())), action.race)
+        wrong = history[:k] + [other] + history[k + 1:last_conquest]  # ... and the last conquest missed
+        try:
+            ours = Game.replay(truth.setup, wrong, truth.board)
+        except IllegalAction:
+            continue
+        if Game.replay(truth.setup, wrong + [history[last_conquest]], truth.board).fingerprint() == live.fingerprint():
+            break
+    else:
+        pytest.fail("no old redeployment that a later one set anew")
+    game, edits = corrected_in_the_log(ours, live)
+    assert [(e.how, e.seq, e.action) for e in edits] == [("insert", last_conquest, history[last_conquest])]
+    assert game.fingerprint() == live.fingerprint() and game.history[k] == other  # the old one left
+    ours_right_but_old = Game.replay(truth.setup, wrong[:last_conquest], truth.board)
+    ours_right_but_old.apply(history[last_conquest])
+    assert corrected_in_the_log(ours_right_but_old, live)[1] == []  # nothing the table needs to type
