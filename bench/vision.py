@@ -137,7 +137,8 @@ RETAKES = []  # kinds the tray step refused, with its reason, before a retake el
 
 def lay(settings: Settings, folder, table, kind: str) -> None:
     """The tray step for one kind, as a user follows it: when the picture is refused (glare on the tray),
-    the tokens are laid again on other places of the tray."""
+    the tokens are laid again on other places of the tray: the next places along, then any five (a user
+    sees where the glare is and lays them elsewhere)."""
     from calibration import tokens
     from calibration.errors import CalibrationError
     try:
@@ -148,8 +149,11 @@ def lay(settings: Settings, folder, table, kind: str) -> None:
         board = flow.board(folder)
         slots = tokens.slots(board)
         step = max(1, len(slots) // tokens.HANDFUL)
-        for off in range(1, step):
-            plan = [(kind, *slots[(i * step + off) % len(slots)]) for i in range(tokens.HANDFUL)]
+        shuffled = np.random.default_rng(sum(map(ord, kind)))
+        plans = [[(i * step + off) % len(slots) for i in range(tokens.HANDFUL)] for off in range(1, step)]
+        plans += [sorted(shuffled.choice(len(slots), tokens.HANDFUL, replace=False)) for _ in range(12)]
+        for places in plans:
+            plan = [(kind, *slots[k]) for k in places]
             table.prepare({"kind": "tray", "slots": plan})
             try:
                 tokens.capture_kind(settings, folder, board, kind, plan, flow.reference_mod.load_empty(folder),
