@@ -324,7 +324,7 @@ def one_game(job):
     return {"map": map_name, "seed": seed, "actions": sum(t_actions.values()),
             "inferred": max(0, sum((t_actions & o_actions).values()) - run.entered),
             "corrections": run.corrections, "entered": run.entered, "retyped": run.retyped, "in_place": run.in_place,
-            "taps": run.taps, "accepted": run.accepted, "exact": run.ours.fingerprint() == truth.fingerprint(),
+            "taps": run.taps, "fixes": run.fixes, "accepted": run.accepted, "exact": run.ours.fingerprint() == truth.fingerprint(),
             "false_alerts": len([a for a in run.alerts]), "questions": run.questions,
             "latency_ms": latency, "observe_ms": observe_ms, "injected": dict(injected), "flagged": dict(flagged),
             "misflagged": wrong[:5], "lamp_moved": table["moved"], "drifts": run.drifts,
@@ -401,6 +401,8 @@ def main() -> None:
         "first_drift": {f"{r['map']}-{r['seed']}": r["drifts"][0]["step"] if r["drifts"] else None for r in results},
         **({"drifts": {f"{r['map']}-{r['seed']}": r["drifts"] for r in results},
             "false_alerts": {f"{r['map']}-{r['seed']}": r["alerts"] for r in results},
+            "missed": {f"{r['map']}-{r['seed']}": {"true": r["missed"], "record": r["extra"]} for r in results if r["missed"]},
+            "table_fixes": {f"{r['map']}-{r['seed']}": r["fixes"] for r in results if r["fixes"]},
             "flagged_sure": sorted(x for r in results for x in r["flagged_sure"])} if args.explain else {}),
         "seconds": round(time.time() - start),
     }, indent=1))

@@ -24,6 +24,7 @@ class Run:
     retyped: int = 0  # the same, were every action after the first wrong one typed again (the measure until 2026-11-24)
     in_place: int = 0  # the same, were every action the record has wrong put right, however old (the measure until 2026-11-25)
     accepted: int = 0  # regions the table told the camera to read as the game has them
+    fixes: list = field(default_factory=list)  # what the table did at each correction (``--explain``)
     taps: int = 0  # buttons the table pressed then: "the board is right", its confirmation, a move taken out, save
     # where the record left the true game (which race holds each region, whose turn it is), one entry
     # an episode, the first few: the step, the true action, what the record did, the regions, the trace
@@ -202,7 +203,8 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
                 run.corrections += 1
                 fixed = f.board_is_right(ours)  # first: "the board is right" (a tap), the corrections confirmed
                 run.taps += 1
-                if fixed.question is not None and _worth_confirming(ours, fixed.question, live):
+                confirmed = fixed.question is not None and _worth_confirming(ours, fixed.question, live)
+                if confirmed:
                     f.answer(ours, 0).apply_to(ours)
                     run.taps += 1
                 if ours.fingerprint() != live.fingerprint():  # else (or what is left) corrected in the log
@@ -212,6 +214,10 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
                     run.entered += sum(e.how != "remove" for e in edits)  # typed: a move put in or in place
                     run.taps += sum(e.how == "remove" for e in edits) + 1  # a move taken out; "save"
                     run.ours = game
+                    run.fixes.append({"at": len(live.history), "confirmed": fixed.question.labels[0] if confirmed else None,
+                                      "log": [f"{e.how} {e.seq}" + (f" {e.action.notation()}" if e.action else "")
+                                                                  for e in edits],
+                                      "alerts": [f"{a.code} on {a.region}" for a in out.raised]})
                     f.undone(min(e.seq for e in edits))  # as the service does after a log correction
                     f.resync()
             else:
