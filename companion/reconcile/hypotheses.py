@@ -382,14 +382,18 @@ def redeploying(game: Game):
 
 
 def unread_conquests(best: Explanation, seen: View, previous: View, unsure: set[int]) -> Explanation:
-    """Regions the camera cannot read whose reading just turned into more tokens, all of other
-    kinds than it read before and than the game has there, while the player at play conquers: the
-    likeliest change is a conquest of it (a lamp's glare on the region), taken when it is legal; a
-    guess is never flagged."""
-    g, actions = best.game, list(best.actions)
-    if g.finished or g.current_player < 0 or g.phase != "conquest":
+    """A region the camera cannot read whose reading just turned into more tokens, all of other
+    kinds than it read before and than the game has there, while the player at play conquers and
+    nothing else on the board moved: the likeliest change is a conquest of it (a lamp's glare on the
+    region), taken when it is legal; a guess is never flagged. Only one such region, and only when
+    the sight shows no move read elsewhere: a move is the one change of a still moment, so with a
+    conquest read surely beside it, or two regions changing unreadably at once (the light, a bump),
+    the unreadable ones are misreads, not more conquests nobody saw."""
+    g = best.game
+    if g.finished or g.current_player < 0 or g.phase != "conquest" or best.actions:
         return best
     want = expected_view(g)
+    changed = []
     for rid in sorted(unsure):
         was, now = previous.get(rid), seen.get(rid, {})
         if was is None or sum(now.values()) <= sum(was.values()):
@@ -397,11 +401,10 @@ def unread_conquests(best: Explanation, seen: View, previous: View, unsure: set[
         stays = {label for label in want[rid] if label in pieces.MARKERS_IN_BOX}  # a Mountain stays
         if (set(now) & set(was)) - stays or any(label in now for label in want[rid] if label not in stays):
             continue  # a conquest takes away all that was seen there
-        if g.explain(Conquer(rid)) is None:
-            g = g.copy()
-            g.apply(Conquer(rid))
-            actions.append(Conquer(rid))
-    return best if g is best.game else Explanation(actions, g, [])
+        changed.append(rid)
+    if len(changed) != 1 or g.explain(Conquer(changed[0])) is not None:
+        return best
+    return Explanation([Conquer(changed[0])], after(g, [Conquer(changed[0])]), [])
 
 
 def after(game: Game, actions: list[Action]) -> Game:

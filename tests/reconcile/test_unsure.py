@@ -217,6 +217,27 @@ def test_a_glared_region_that_flickers_is_no_conquest():
     assert f.observe(g, observation(seen, {3: 0.05})).actions == []
 
 
+def test_a_glared_region_changing_beside_a_conquest_read_surely_is_no_second_conquest():
+    """A still moment shows one move: with a conquest read surely elsewhere, or two regions turning
+    unreadably at once (the light, a bump), an unreadable region's new reading is a misread, not a
+    conquest nobody saw (the Halflings' hand went 7 -> 1 for two such guesses, and the game was lost)."""
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    f = Follower()
+    seen = expected_view(g)
+    seen[3] = {"dragon": 1}  # under the lamp the Lost Tribe token reads as anything
+    assert f.observe(g, observation(seen, {3: 0.05})).actions == []
+    seen[9] = expected_view(play(g.copy(), "conquer 9"))[9]  # the move of this still moment, read surely
+    seen[3] = {"halflings-decline": 2}  # more tokens, none of them the Lost Tribe's
+    out = still(f, g, observation(seen, {3: 0.05, 9: 0.9}))
+    assert [a.notation() for a in out.actions] == ["conquer 9"] and out.raised == []
+    play(g, "conquer 9")
+    seen[3] = {"dragon": 1}
+    seen[10] = {"hero": 1}
+    f.observe(g, observation(seen, {3: 0.05, 10: 0.05}))
+    seen[3], seen[10] = {"halflings-decline": 2}, {"elves-decline": 3}  # both turn at once: the light
+    assert still(f, g, observation(seen, {3: 0.05, 10: 0.05})).actions == []
+
+
 def test_the_player_at_play_seen_next_to_the_defenders_is_no_conquest_yet():
     g = play(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "redeploy 4:12", "end",
              "pick humans", "conquer 3")
