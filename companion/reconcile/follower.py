@@ -222,19 +222,13 @@ class Follower:
         again, and taking that redeployment back (with the markers placed after it) explains the
         board where the record cannot, it is taken back (``Outcome.rewind``)
         and the conquests go on. Returns how many actions to take back, and the explanation then."""
-        tail = 0
-        for action in reversed(game.history):
-            if isinstance(action, (Heroes, Encamp, Fortify)):
-                tail += 1
-                continue
-            if isinstance(action, Redeploy) and action.race is None and game.phase == "redeployment":
-                tail += 1
-                g = Game.replay(game.setup, game.history[:len(game.history) - tail], game.board)
-                found = search(g, seen, skip, self.hints, self.evidence.unseen, self.evidence.room)
-                if len(found) == 1 and not found[0].remaining and found[0].actions \
-                        and any(isinstance(a, (Conquer, Convert, DragonConquer)) for a in found[0].actions):
-                    return tail, found[0]
-            break
+        tail = _provisional(game)
+        if tail:
+            g = Game.replay(game.setup, game.history[:len(game.history) - tail], game.board)
+            found = search(g, seen, skip, self.hints, self.evidence.unseen, self.evidence.room)
+            if len(found) == 1 and not found[0].remaining and found[0].actions \
+                    and any(isinstance(a, (Conquer, Convert, DragonConquer)) for a in found[0].actions):
+                return tail, found[0]
         return 0, None
 
     def _doubts(self, game: Game, best: Explanation, seen: View, hidden: set[int], first_sight) -> set[int]:
@@ -278,16 +272,34 @@ class Follower:
         return Outcome(alerts=self.standing.values(), note=f"die {face} kept for the final conquest attempt")
 
     def declare(self, game: Game, region: int) -> Outcome:
-        """The final conquest attempt's target, declared on the dashboard before or after the roll."""
+        """The final conquest attempt's target, declared on the dashboard before or after the roll.
+        The table saying the conquests go on takes back a troop redeployment the follower took before
+        the table ended the turn (an Encampment or a Hero seen early: ``_provisional``) when the
+        attempt is legal only without it."""
+        rewind = 0
+        if (tail := _provisional(game)) and not self._attempt_fits(game, region):
+            earlier = Game.replay(game.setup, game.history[:len(game.history) - tail], game.board)
+            if self._attempt_fits(earlier, region):
+                rewind, game = tail, earlier
+                self.corrections.undone(len(game.history))
         for before in self._due(game):
             g = after(game, before)
             for attempt in attempts(g, region) if self.hints.die is not None else []:
                 if legal_in_turn(g, [attempt, Roll(self.hints.die)]):
-                    return self._do(game, before + [attempt, Roll(self.hints.die)])
+                    out = self._do(game, before + [attempt, Roll(self.hints.die)])
+                    out.rewind = rewind
+                    return out
             if g.phase == "final-roll" or any(legal_in_turn(g, [a]) for a in attempts(g, region)):
                 self.hints.target = region
                 break
-        return Outcome(alerts=self.standing.values(), note=f"final conquest attempt declared on region {region}")
+        return Outcome(alerts=self.standing.values(), rewind=rewind,
+                       note=f"final conquest attempt declared on region {region}"
+                       + (f" (the conquests go on: the last {rewind} action(s) taken back)" if rewind else ""))
+
+    def _attempt_fits(self, game: Game, region: int) -> bool:
+        """Whether a final conquest attempt on ``region`` fits the game (after what is due first)."""
+        return any(legal_in_turn(after(game, before), [a]) for before in self._due(game)
+                   for a in attempts(after(game, before), region))
 
     def confirm(self, game: Game) -> Outcome:
         """"Accept what the camera saw / end the step": what the camera shows, then the troop
@@ -543,6 +555,21 @@ class Follower:
             self.hints.target = None
         if any(isinstance(a, EndTurn) for a in actions):  # a die face or a target kept is for one turn only
             self.hints = Hints()
+
+
+def _provisional(game: Game) -> int:
+    """How many of the last actions are the troop redeployment the follower took before the table
+    ended the turn, with the markers placed after it (0 when there is none): provisional, the table
+    may yet show or say that the conquests go on (``_reopened``, ``declare``)."""
+    tail = 0
+    for action in reversed(game.history):
+        if isinstance(action, (Heroes, Encamp, Fortify)):
+            tail += 1
+            continue
+        if isinstance(action, Redeploy) and action.race is None and game.phase == "redeployment":
+            return tail + 1
+        break
+    return 0
 
 
 def _resettling(game: Game) -> list[int]:

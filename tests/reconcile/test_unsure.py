@@ -458,6 +458,26 @@ def test_a_redeployment_taken_before_the_end_of_the_turn_is_taken_back_when_the_
 
 
 
+def test_a_final_attempt_declared_takes_back_a_redeployment_taken_before_the_end_of_the_turn():
+    """Both Heroes seen early made the follower take the troop redeployment; the table then declares
+    a final conquest attempt (the conquests go on): the redeployment and the Heroes are taken back
+    and the attempt and its die are played, not left out as an attempt after the conquests."""
+    truth = play(game_with("heroic ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 3",
+                 "conquer 2", "conquer 1", "conquer 5")
+    g = truth.copy()
+    f = Follower()
+    seen = expected_view(truth)
+    seen[3], seen[4] = {**seen[3], "hero": 1}, {**seen[4], "hero": 1}
+    out = still(f, g, observation(seen))
+    out.apply_to(g)
+    assert [type(a).__name__ for a in out.actions] == ["Redeploy", "Heroes"]
+    out = f.declare(g, 9)
+    assert out.rewind == 2 and "taken back" in out.note
+    out.apply_to(g)
+    f.die(g, 3).apply_to(g)
+    assert [a.notation() for a in g.history][-2:] == ["attempt 9", "roll 3"] and g.phase == "conquest"
+
+
 def resettled_then_conquered():
     """The Ratmen's one token in hand resettled under a stack (the camera guesses region 15, where it
     shows no more), then the Elves conquer region 15. Returns the game, the follower, the sight and
