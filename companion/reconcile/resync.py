@@ -11,9 +11,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..rules.actions import Action, EndTurn
+from ..rules.actions import Action, Conquer, DragonConquer, EndTurn, Redeploy
 from ..rules.game import Game
-from .hypotheses import Budget, Hints, search
+from .hypotheses import Budget, Hints, guess_redeploy, redeploying, search
 from .view import View, differences, unread
 
 REWIND_MOST = 8  # actions taken back at most: no further than the start of the turn before
@@ -21,6 +21,7 @@ REWIND_MOST = 8  # actions taken back at most: no further than the start of the 
 # milliseconds here), and at most this long on the clock on a slow machine
 NODES_MOST = 240
 SECONDS_MOST = 0.8
+OUT_SHARE = 0.5  # ... and as much again in states, half as long, for a conquest taken out where it stands
 
 
 @dataclass
@@ -32,12 +33,26 @@ class Resync:
     actions: list[Action]
     left: int
     regions: list[int]  # the regions where the record and the board disagreed
+    # a move taken out where it stands (the first one taken back): the rest played again, ``kept`` of
+    # them as they were, the others (a redeployment that named its region) as the camera shows them
+    out: Action | None = None
+    kept: int = 0
 
     @property
     def changes(self) -> int:
+        if self.out is not None:  # the move taken out, each move played otherwise, the moves found after
+            return 1 + len(self.actions) - self.kept
         return self.rewind + len(self.actions)
 
     def describe(self, game: Game) -> str:
+        if self.out is not None:
+            again = game.history[len(game.history) - self.rewind + 1:]
+            parts = [f"take out {self.out.notation()}"]
+            parts += [f"{was.notation()} becomes {now.notation()}" for was, now in zip(again, self.actions)
+                      if was != now]
+            if self.actions[len(again):]:
+                parts.append("then " + ", ".join(a.notation() for a in self.actions[len(again):]))
+            return "; ".join(parts)
         taken = [a.notation() for a in game.history[len(game.history) - self.rewind:]] if self.rewind else []
         parts = []
         if taken:
@@ -83,4 +98,45 @@ def resync(game: Game, seen: View, hidden: set[int], unseen: dict[str, int] | No
             best = trial
         if best.left == 0 and best.changes <= rewind:
             break  # no further rewind can be smaller
+    if best.left:  # a conquest the camera misread, further back: taken out where it stands (a search
+        # of its own: the rewinds may have spent theirs)
+        for trial in _taken_out(game, seen, skip, unseen, room,
+                                Budget(NODES_MOST, time.thread_time() + SECONDS_MOST * OUT_SHARE)):
+            if (trial.left, trial.changes) < (best.left, best.changes):
+                best = Resync(trial.rewind, trial.actions, trial.left, regions, trial.out, trial.kept)
     return best
+
+
+def _taken_out(game: Game, seen: View, skip: set[int], unseen, room, budget: Budget):
+    """The record with one recent conquest taken out (the camera misread it, the record went on from
+    there): the moves after it played again through the engine, a troop redeployment that no longer
+    fits (it named the region) as the camera shows it now, then the legal actions that explain what
+    is left of the board. Latest first, within the search's budget."""
+    history = game.history
+    for k in range(len(history) - 1, _earliest(game) - 1, -1):
+        if budget.spent():
+            return
+        if not isinstance(history[k], (Conquer, DragonConquer)):
+            continue
+        budget.nodes -= 1
+        g = Game.replay(game.setup, history[:k], game.board)
+        played, kept = [], 0
+        for action in history[k + 1:]:
+            budget.nodes -= 1
+            if g.explain(action) is not None:
+                tribe, race = redeploying(g)
+                if not isinstance(action, Redeploy) or tribe is None:
+                    break
+                action = guess_redeploy(g, tribe, seen, race=race, room=room)
+                if g.explain(action) is not None:
+                    break
+            else:
+                kept += 1
+            g.apply(action)
+            played.append(action)
+        else:
+            if budget.spent():
+                return
+            found = search(g, seen, skip, Hints(), unseen, room, budget)[0]
+            yield Resync(len(history) - k, played + list(found.actions), len({d.region for d in found.remaining}),
+                         [], history[k], kept)

@@ -8,7 +8,7 @@ from companion.reconcile import Follower, expected_view
 from companion.reconcile.view import typed_only
 from companion.rules import pieces
 from companion.rules import Game
-from companion.rules.actions import Attempt, EndTurn, Roll
+from companion.rules.actions import Attempt, EndTurn, Redeploy, Resettle, Roll
 from companion.rules.errors import IllegalAction
 
 
@@ -85,19 +85,29 @@ def corrected_in_the_log(ours: Game, live: Game) -> tuple[Game, list]:
     redeployed since) is left as it is. Returns the corrected game and the edits made."""
     from companion.service.inputs import Edit
     from companion.service.log_edits import edited
-    edits = [Edit(how, seq, action) for how, seq, action in _alignment(ours.history, live.history)]
-    target = live.fingerprint()
-    if ours.fingerprint() == target:
+    if in_step(ours, live):
         return ours.copy(), []
+    edits = [Edit(how, seq, action) for how, seq, action in _alignment(ours.history, live.history)]
     for first in range(len(edits) - 1, -1, -1):  # the latest corrections first, then earlier ones too
         tried = edits[first:]
         try:
             game = Game.replay(ours.setup, edited(list(ours.history), tried), ours.board)
         except IllegalAction:
             continue
-        if game.fingerprint() == target:
+        if game.fingerprint() == live.fingerprint():
             return game, tried
     return live.copy(), edits
+
+
+def in_step(ours: Game, live: Game) -> bool:
+    """Whether the record is the true game's state, or that state but for the troop redeployment (or
+    resettlement) just made on the board, which the End Turn takes as the camera shows it: nothing for
+    the table to put right yet."""
+    if ours.fingerprint() == live.fingerprint():
+        return True
+    if not live.history or not isinstance(live.history[-1], (Redeploy, Resettle)):
+        return False
+    return ours.fingerprint() == Game.replay(live.setup, live.history[:-1], live.board).fingerprint()
 
 
 def _owners(game: Game) -> dict:
@@ -199,7 +209,7 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
         run.alerts += out.raised
         run.raised_sure += [round(f.evidence.sure(a.region), 3) if a.region is not None else None for a in out.raised]
         if table_reacts and out.raised:
-            if ours.fingerprint() != live.fingerprint():
+            if not in_step(ours, live):
                 run.corrections += 1
                 fixed = f.board_is_right(ours)  # first: "the board is right" (a tap), the corrections confirmed
                 run.taps += 1
@@ -207,14 +217,17 @@ def follow(truth: Game, seen_of=expected_view, follower: Follower | None = None,
                 if confirmed:
                     f.answer(ours, 0).apply_to(ours)
                     run.taps += 1
-                if ours.fingerprint() != live.fingerprint():  # else (or what is left) corrected in the log
+                if not in_step(ours, live):  # else (or what is left) corrected in the log
                     run.retyped += _retyped(ours, live)
                     run.in_place += _entered_by_hand(ours, live)
                     game, edits = corrected_in_the_log(ours, live)
                     run.entered += sum(e.how != "remove" for e in edits)  # typed: a move put in or in place
                     run.taps += sum(e.how == "remove" for e in edits) + 1  # a move taken out; "save"
                     run.ours = game
-                    run.fixes.append({"at": len(live.history), "confirmed": fixed.question.labels[0] if confirmed else None,
+                    run.fixes.append({"at": len(live.history), "offered": fixed.question.labels[0] if fixed.question else fixed.note,
+                                      "confirmed": confirmed,
+                                      "record": [a.notation() for a in ours.history[-8:]],
+                                      "true": [a.notation() for a in live.history[-8:]],
                                       "log": [f"{e.how} {e.seq}" + (f" {e.action.notation()}" if e.action else "")
                                                                   for e in edits],
                                       "alerts": [f"{a.code} on {a.region}" for a in out.raised]})

@@ -787,3 +787,33 @@ def test_the_bench_table_corrects_the_log_as_a_table_would_the_latest_moves_unti
     ours_right_but_old = Game.replay(truth.setup, wrong[:last_conquest], truth.board)
     ours_right_but_old.apply(history[last_conquest])
     assert corrected_in_the_log(ours_right_but_old, live)[1] == []  # nothing the table needs to type
+
+
+def test_the_board_is_right_takes_out_a_misread_conquest_where_it_stands_and_plays_the_rest_again():
+    """A conquest the camera misread two turns' moves ago (the record went on from it, its player's
+    redeployment named the region): "the board is right" takes that conquest out, plays the moves
+    after it again, the redeployment as the camera shows it now, then what explains the rest."""
+    from companion.reconcile import resync
+    from companion.rules.game import Game
+    truth = play(seeded_setup("4p", 4, 502), 502)
+    history = truth.history
+    k = next(i for i in range(40, 52) if history[i].notation() == "conquer 2")
+    assert [a.notation() for a in history[k:k + 7]] == [
+        "conquer 2", "conquer 11", "dragon 12", "redeploy 2:4 5:1 8:1 9:1 10:1 11:1 12:1 14:1", "end", "conquer 36",
+        "redeploy 30:3 34:1 36:1"]
+    misread = history[:k + 1] + [parse_notation("conquer 3")] + history[k + 1:k + 3] \
+        + [parse_notation("redeploy 2:3 3:1 5:1 8:1 9:1 10:1 11:1 12:1 14:1")] + history[k + 4:k + 6]
+    ours = Game.replay(truth.setup, misread, truth.board)
+    board = Game.replay(truth.setup, history[:k + 7], truth.board)
+    found = resync.resync(ours, expected_view(board), set())
+    assert found.out == parse_notation("conquer 3") and found.left == 0
+    assert found.describe(ours) == ("take out conquer 3; redeploy 2:3 3:1 5:1 8:1 9:1 10:1 11:1 12:1 14:1 becomes "
+                                    "redeploy 2:4 5:1 8:1 9:1 10:1 11:1 12:1 14:1; then redeploy 30:3 34:1 36:1")
+    fixed = Game.replay(truth.setup, ours.history[:len(ours.history) - found.rewind] + found.actions, truth.board)
+    assert fixed.fingerprint() == board.fingerprint()
+    f = Follower()
+    f.see(ours, expected_view(board))
+    question = f.board_is_right(ours).question  # offered to the table as one question
+    assert question.labels[0].startswith("the board is right: take out conquer 3;")
+    f.answer(ours, 0).apply_to(ours)
+    assert ours.fingerprint() == board.fingerprint()
