@@ -1,8 +1,10 @@
 """Step 4, the regions: one click inside each region grows its outline along the printed borders.
 
 The rectified photo of the empty board is flooded from the clicks (OpenCV's marker watershed on a
-smoothed copy of the play area): each region spreads over its own print until it meets a
-neighbour's flood, which happens on the dark border line between them. The printed border lines
+smoothed copy of the play area, less its mean over a few millimetres so that a lamp's glare is no
+slope to climb): each region spreads over its own print until it meets a neighbour's flood, which
+happens on the dark border line between them. Each flood starts from the print around its click,
+wider than a printed symbol (a click on a symbol does not start inside its ring). The printed border lines
 themselves belong to no flood: they are found apart (thin dark lines, whatever their colour
 around) and shared out to the nearest region, so each border runs down the middle of its line and
 short borders between three-region junctions keep their length. The outlines become a vision
@@ -23,7 +25,10 @@ from .board import Board
 from .errors import CalibrationError
 from .reference import MARGIN_MM, REGION_PX_PER_MM, rectified_view
 
-SEED_RADIUS_MM = 3.0
+SEED_RADIUS_MM = 3.0  # the least seed around a click
+SEED_MAX_MM = 12.0  # the widest: wider than a printed symbol, well inside a region
+NETWORK_MM = 20.0  # border lines join into a network this long; a symbol's specks are shorter
+FLAT_MM = 5.0  # the flood runs on the print less its mean over this (sigma): no slope of light (glare) in it
 MIN_TOUCH_MM = 4.0
 LINE_MM = 1.6  # half the width of the black-hat that finds printed border lines
 LINE_SHARE = 0.35  # ... and at least this share of the clearest lines' darkness
@@ -86,14 +91,22 @@ def grow(board: Board, rectified: np.ndarray, seeds: dict, px_per_mm: float = RE
     y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
     # The flood runs on the play area alone: the image's edge stops it. (A flood from outside the
     # play area would run along the board's outer border line and into every region on the edge.)
+    lines = border_lines(rectified, px_per_mm, play)
+    network = line_network(lines[y0:y1, x0:x1], px_per_mm)
     markers = np.zeros((y1 - y0, x1 - x0), np.int32)
-    radius = max(1, int(round(SEED_RADIUS_MM * px_per_mm)))
-    for k, rid in enumerate(ids, 1):
-        cx, cy = r.to_px(np.array(seeds[rid])) - (x0, y0)
+    clicks = np.array([r.to_px(np.array(seeds[rid])) - (x0, y0) for rid in ids], np.float64)
+    for k, radius in enumerate(seed_radii(network, clicks, px_per_mm), 1):
+        cx, cy = clicks[k - 1]
         cv2.circle(markers, (int(round(cx)), int(round(cy))), radius, k, -1)
     crop = np.ascontiguousarray(rectified[y0:y1, x0:x1])
     smooth = cv2.bilateralFilter(crop, 7, 40, 5)
     smooth = cv2.GaussianBlur(smooth, (0, 0), 0.8)
+    # The flood runs on the print less its mean over a few millimetres (a print's detail, its border lines and the
+    # steps of colour between regions, stay). A lamp's glare spot on the empty board is a slope of light whose
+    # rise around its bright middle cost the flood more than a border line that the glare had washed out: the
+    # neighbour's flood crossed the line and took the region all but the glare's middle.
+    base = cv2.GaussianBlur(smooth, (0, 0), FLAT_MM * px_per_mm).astype(np.int16)
+    smooth = np.clip(smooth.astype(np.int16) - base + 128, 0, 255).astype(np.uint8)
     cv2.watershed(smooth, markers)
     lab = np.zeros((h, w), np.int32)
     lab[y0:y1, x0:x1] = np.where(markers > 0, markers, 0)
@@ -101,7 +114,7 @@ def grow(board: Board, rectified: np.ndarray, seeds: dict, px_per_mm: float = RE
     # to where it meets two other regions' line: a strand that shortens their shared border. The
     # line pixels are taken back from every flood, and an opening as wide as a blurred line cuts off
     # what is left of strands (on faint stretches of line).
-    lab[border_lines(rectified, px_per_mm, play) | ~play] = 0
+    lab[lines | ~play] = 0
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius_line(px_per_mm) + 1,) * 2)
     for k in range(1, len(ids) + 1):
         m = (lab == k).astype(np.uint8)
@@ -128,6 +141,38 @@ def grow(board: Board, rectified: np.ndarray, seeds: dict, px_per_mm: float = RE
             d = board.token_mm / 2
             polys[rid] = np.array([[cx - d, cy - d], [cx + d, cy - d], [cx + d, cy + d], [cx - d, cy + d]])
     return polys
+
+
+def line_network(lines: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """The printed border lines (a ``border_lines`` mask) that join into the board's network: not a printed
+    symbol's specks nor the noise of a grainy camera, which are short."""
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(lines.astype(np.uint8), connectivity=8)
+    long = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= NETWORK_MM * px_per_mm
+    long[0] = False
+    return long[lab]
+
+
+def seed_radii(network: np.ndarray, clicks: np.ndarray, px_per_mm: float) -> list[int]:
+    """The radius (px) of the flood's seed around each click: the print around the click, up to half way to
+    the nearest printed border line (``network``, ``line_network``'s) and less than half way to the nearest
+    other click, between ``SEED_RADIUS_MM`` and ``SEED_MAX_MM``.
+
+    A click is often on a printed symbol (the middle of a region, where a player clicks, is where symbols are
+    printed). A seed inside the symbol's outline floods out of it only at that outline's contrast, and a
+    neighbour's flood, crossing a faint border between two dark terrains, takes the whole region first: the
+    region was grown as the symbol alone. A seed wider than the symbol starts on the region's own print."""
+    near = cv2.distanceTransform((~network).astype(np.uint8), cv2.DIST_L2, 5) if network.any() else None
+    h, w = network.shape
+    lo, hi = SEED_RADIUS_MM * px_per_mm, SEED_MAX_MM * px_per_mm
+    out = []
+    for k, (cx, cy) in enumerate(clicks):
+        others = np.delete(clicks, k, 0)
+        room = hi if near is None else 0.5 * float(near[min(max(int(round(cy)), 0), h - 1),
+                                                          min(max(int(round(cx)), 0), w - 1)])
+        if len(others):
+            room = min(room, 0.45 * float(np.sqrt(((others - (cx, cy)) ** 2).sum(1)).min()))
+        out.append(max(1, int(round(min(max(room, lo), hi)))))
+    return out
 
 
 def radius_line(px_per_mm: float) -> int:

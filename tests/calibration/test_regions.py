@@ -96,3 +96,38 @@ def test_fixing_a_region_validates_and_redoes_the_adjacency(calibrated, tmp_path
     assert any(p.startswith("region 0 (Sea) and region 3 (") and p.endswith("the map does not make them adjacent")
                for p in out["problems"])
     assert b.map == "2p"
+
+
+def _grown(map_name: str, seed: int, tier: str, design: int, tmp_path):
+    """A simulated camera pose of another printing, its empty board photographed: (truth, grown outlines)."""
+    from calibration.folder import Folder
+    from calibration.reference import load_rectified
+    from calibration.sim import SimulatedTable
+    from vision.settings import Settings
+    table = SimulatedTable(map_name, seed, tier, (1280, 720), design)
+    folder = Folder(tmp_path / f"{map_name}-{seed}")
+    flow.markers_step(folder, map_name)
+    flow.reference_step(Settings(), folder, table)
+    polys = regions.grow(flow.board(folder), load_rectified(folder), flow.truth_seeds(table))
+    return table.geometry.regions, polys
+
+
+@pytest.mark.parametrize("pose", [("2p", 5052, "foreign-hard", 128, (5, 6)), ("5p", 5195, "foreign-clean", 105, (35, 42))])
+def test_a_click_on_a_printed_symbol_grows_the_whole_region(pose, tmp_path):
+    """The middle of a region, where a player clicks, is where its symbols are printed. A flood started inside a
+    symbol's light ring left it only at that ring's contrast, after the neighbour's flood had crossed the faint
+    border between two dark terrains and taken the region: it was grown as the symbol alone (and read empty in
+    every frame). On these poses the click lies on a symbol; every region grows as printed."""
+    map_name, seed, tier, design, rids = pose
+    truth, polys = _grown(map_name, seed, tier, design, tmp_path)
+    assert all(regions.iou(truth[rid], polys[rid]) >= 0.9 for rid in rids), \
+        {rid: round(regions.iou(truth[rid], polys[rid]), 2) for rid in rids}
+    assert min(regions.iou(p, polys[rid]) for rid, p in truth.items()) >= 0.8
+
+
+def test_a_glare_spot_on_the_empty_board_does_not_let_a_neighbour_in(tmp_path):
+    """The lamp's glare washes a region's border line out to less contrast than the glare's own slope: the
+    neighbour's flood crossed it and took all of the region but the glare's bright middle. The border lines found
+    are barriers, and the flood runs on the print without the light's slow slopes."""
+    truth, polys = _grown("3p", 5273, "foreign-hard", 147, tmp_path)
+    assert regions.iou(truth[11], polys[11]) >= 0.9 and regions.iou(truth[5], polys[5]) >= 0.9
