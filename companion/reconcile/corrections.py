@@ -119,6 +119,33 @@ class Corrections:
                         return [(index, action)]
         return []
 
+    def heavier_for_attempt(self, game: Game, fits) -> list[tuple[int, Action]]:
+        """A final conquest attempt the table declared where the game says the player has tokens
+        enough to conquer outright: the player has fewer in hand than the game says, so a region
+        conquered this turn held more defenders than the game has (some read under a stack lay
+        there). The defenders' last redeployment with more tokens on such a region, taken from their
+        biggest stack (never under the most a sight read there, nor under one), the first that
+        makes the attempt fit (``fits``: a check of the game), replayed and checked like any
+        amendment; none when no such correction fits."""
+        conquered = []
+        for action in reversed(game.history):
+            if isinstance(action, EndTurn):
+                break
+            if isinstance(action, Conquer):
+                conquered.append(action.region)
+        for region in conquered:
+            for race, index in self.redeploys.items():
+                action = game.history[index] if index < len(game.history) else None
+                if not isinstance(action, Redeploy) or region not in dict(action.tokens) \
+                        or game.regions[region].race == race:
+                    continue
+                read = self.evidence.readings_of(race)
+                for heavier in heavier_defence(action, region, {r: max(counts, default=0) for r, counts in read.items()}):
+                    trial = replaced(game, [(index, heavier)])
+                    if trial is not None and fits(trial):
+                        return [(index, heavier)]
+        return []
+
     def missed_placements(self, game: Game, seen: View, before: set[tuple[int, str]],
                            skip: set[int], uncovered: set[tuple[int, str]] = frozenset()) -> list[tuple[int, Action]]:
         """A marker read twice on a region of the race that places it, more of them than the game
@@ -389,6 +416,19 @@ def lighter_defence(g: Game, index: int, race: str, region: int, floor: int):
             yield Resettle(action.race, placement(counts), action.encampments)
         else:
             yield Redeploy(placement(counts), action.race)
+
+
+def heavier_defence(action: Redeploy, region: int, floor: dict[int, int]):
+    """The redeployment ``action`` with more tokens on ``region``, taken from its biggest other stack
+    (never under ``floor``, the most a sight read there, nor under one): one candidate per count,
+    fewest moved first."""
+    given = dict(action.tokens)
+    others = [r for r in given if r != region]
+    if not others:
+        return
+    source = max(others, key=lambda r: (given[r] - max(1, floor.get(r, 0)), given[r], -r))
+    for moved in range(1, given[source] - max(1, floor.get(source, 0)) + 1):
+        yield Redeploy(placement({**given, region: given[region] + moved, source: given[source] - moved}), action.race)
 
 
 def replaced(game: Game, amend: list[tuple[int, Action]], insert: bool = False) -> Game | None:

@@ -275,24 +275,31 @@ class Follower:
         """The final conquest attempt's target, declared on the dashboard before or after the roll.
         The table saying the conquests go on takes back a troop redeployment the follower took before
         the table ended the turn (an Encampment or a Hero seen early: ``_provisional``) when the
-        attempt is legal only without it."""
-        rewind = 0
+        attempt is legal only without it. An attempt where the game says the player has tokens
+        enough to conquer outright makes a defence conquered this turn heavier
+        (``Corrections.heavier_for_attempt``): the table's word that the player is short."""
+        rewind, amend = 0, []
         if (tail := _provisional(game)) and not self._attempt_fits(game, region):
             earlier = Game.replay(game.setup, game.history[:len(game.history) - tail], game.board)
             if self._attempt_fits(earlier, region):
                 rewind, game = tail, earlier
                 self.corrections.undone(len(game.history))
+        if not self._attempt_fits(game, region) and any(
+                (reason := game.explain(a)) is not None and reason.code == "not-short" for a in attempts(game, region)):
+            # the player has fewer tokens than the game says: a conquest this turn cost more
+            amend = self.corrections.heavier_for_attempt(game, lambda g: self._attempt_fits(g, region))
+            game = replaced(game, amend) if amend else game
         for before in self._due(game):
             g = after(game, before)
             for attempt in attempts(g, region) if self.hints.die is not None else []:
                 if legal_in_turn(g, [attempt, Roll(self.hints.die)]):
                     out = self._do(game, before + [attempt, Roll(self.hints.die)])
-                    out.rewind = rewind
+                    out.rewind, out.amend = rewind, amend
                     return out
             if g.phase == "final-roll" or any(legal_in_turn(g, [a]) for a in attempts(g, region)):
                 self.hints.target = region
                 break
-        return Outcome(alerts=self.standing.values(), rewind=rewind,
+        return Outcome(alerts=self.standing.values(), rewind=rewind, amend=amend,
                        note=f"final conquest attempt declared on region {region}"
                        + (f" (the conquests go on: the last {rewind} action(s) taken back)" if rewind else ""))
 
