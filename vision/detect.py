@@ -376,20 +376,47 @@ def _with_faint(settings: Settings, reference: Reference, blurred: np.ndarray, m
     n, labels = cv2.connectedComponents(faint, connectivity=8)  # hundreds of specks: boxes only where needed
     ns, strong = cv2.connectedComponents(small, connectivity=8)
     owner = np.zeros(ns, np.int32)
-    sel = small > 0
-    owner[strong[sel]] = labels[sel]  # the faint area each clear blob lies in
+    at = np.flatnonzero(small)  # (np.nonzero of a 2-d array is 20 times slower)
+    blob = strong.ravel().take(at)
+    owner[blob] = labels.ravel().take(at)  # the faint area each clear blob lies in
     counts = np.bincount(owner[1:], minlength=n)
+    f = FAINT_STEP
+    boxes = {}  # faint area -> its box (half size), found around its clear blob
+    # A clear blob smaller than a token alone in its faint area may be a fragment of a piece in the board's colour
+    # (an in-decline side's emblem, a Mountain's cap): its faint area, looked at within the largest piece's reach.
+    clear = np.bincount(blob, minlength=ns) * f * f
+    reach = int(2 * np.sqrt(settings.faint_tokens * token_area / np.pi) / f) + 2
+    for i in np.nonzero((clear >= 0.05 * token_area) & (clear < 0.75 * token_area))[0]:
+        j = owner[i]
+        if i == 0 or j == 0 or counts[j] != 1:
+            continue
+        ys, xs = np.divmod(at[blob == i], hw)
+        X0, Y0 = max(int(xs.min()) - reach, 0), max(int(ys.min()) - reach, 0)
+        X1, Y1 = min(int(xs.max()) + reach + 1, hw), min(int(ys.max()) + reach + 1, hh)
+        x0, y0, w0, h0 = cv2.boundingRect((labels[Y0:Y1, X0:X1] == j).view(np.uint8))
+        if (x0 > 0 or X0 == 0) and (y0 > 0 or Y0 == 0) and (x0 + w0 < X1 - X0 or X1 == hw) \
+                and (y0 + h0 < Y1 - Y0 or Y1 == hh):  # within reach: no larger than a piece
+            boxes[j] = (X0 + x0, Y0 + y0, w0, h0)
     out = mask
-    for j in np.nonzero(counts >= 2)[0]:
+    for j in sorted(set(np.nonzero(counts >= 2)[0]) | set(boxes)):
         if j == 0:
             continue
-        here = (labels == j).view(np.uint8)
-        x, y, bw, bh = (int(v) * FAINT_STEP for v in cv2.boundingRect(here))
-        f = FAINT_STEP
-        area = cv2.resize(here[y // f:(y + bh) // f, x // f:(x + bw) // f], (bw, bh), interpolation=cv2.INTER_NEAREST)
+        if j in boxes:
+            x0, y0, w0, h0 = boxes[j]
+            here = (labels[y0:y0 + h0, x0:x0 + w0] == j).view(np.uint8)
+        else:
+            here = (labels == j).view(np.uint8)
+            x0, y0, w0, h0 = cv2.boundingRect(here)
+            here = here[y0:y0 + h0, x0:x0 + w0]
+        x, y, bw, bh = x0 * f, y0 * f, w0 * f, h0 * f
+        area = cv2.resize(here, (bw, bh), interpolation=cv2.INTER_NEAREST)
         joined = area & mask[y:y + bh, x:x + bw]
         count = cv2.countNonZero(joined)
-        if count < 0.25 * token_area:
+        if counts[j] == 1 or count < 0.25 * token_area:  # one fragment, or specks: the faint body is the piece
+            hull = _faint_body(area, joined, count, token_area, settings.faint_tokens)
+            if hull is not None:
+                out = mask.copy() if out is mask else out
+                cv2.fillPoly(out, [hull + [x, y]], 1)
             continue
         if count >= 0.6 * token_area:  # room for a whole token among them
             vivid = (mean[y // f:(y + bh) // f, x // f:(x + bw) // f] > settings.strong_threshold).view(np.uint8)
@@ -404,6 +431,24 @@ def _with_faint(settings: Settings, reference: Reference, blurred: np.ndarray, m
                 out = mask.copy()
             cv2.fillPoly(out, [hull + [x, y]], 1)
     return out
+
+
+def _faint_body(area: np.ndarray, joined: np.ndarray, clear: int, token_area: float, largest: float):
+    """The outline (a convex hull) of a piece printed in nearly the board's colour of which only one fragment
+    changed clearly (``joined``, ``clear`` px: an in-decline side's emblem, a Mountain's cap, part of a rim): its
+    faint ``area`` (a mask of the same box) when that is a piece's size and shape (from most of a token up to the
+    ``largest`` piece, convex: not the board under other light, which is larger or ragged) and clearly larger than
+    the fragment; else None. A whole token (a token's size, filling its hull) is no fragment, whatever its
+    shade around it."""
+    size = cv2.countNonZero(area)
+    if not 0.6 * token_area <= size <= largest * token_area or clear >= 0.5 * size:
+        return None
+    if clear >= 0.6 * token_area and clear >= 0.85 * cv2.contourArea(_hull(joined)):
+        return None
+    hull = _hull(area)
+    if hull is None or size < 0.85 * cv2.contourArea(hull):
+        return None
+    return hull
 
 
 def _fragments(clear: np.ndarray, token_area: float, vivid: np.ndarray | None = None,

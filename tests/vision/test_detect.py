@@ -215,6 +215,26 @@ def test_a_token_against_a_faint_pieces_rim_is_not_one_of_its_fragments(settings
     assert out[46, 75] == 0 and out[74, 75] == 0  # not the hull of the Mountain's bits and the Fortress
 
 
+def test_a_piece_in_the_boards_colour_showing_one_fragment_is_its_whole_body(settings):
+    """A grey in-decline side on grey terrain changes clearly only at its emblem; alone it is a speck under a
+    piece's size. Its faint body (the board's texture hidden, a token's size and round) is the piece. A token
+    seen whole keeps its outline, however wide the shade around it."""
+    def draw(frame):
+        cv2.circle(frame, (40, 60), 14, (121, 121, 121), -1)                 # the grey side, near the board's grey
+        cv2.fillPoly(frame, [np.array([[40, 53], [46, 64], [34, 64]], np.int32)], (30, 30, 30))  # its emblem
+        cv2.rectangle(frame, (95, 30), (145, 80), (118, 118, 118), -1)      # a wide shade around ...
+        cv2.circle(frame, (120, 55), 12, (40, 40, 200), -1)                  # ... a whole token
+    clear = _faint_scene(settings, lambda f: None)
+    assert clear.sum() == 0
+    out = _faint_scene(settings, draw)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(out)
+    body = stats[labels[60, 40], cv2.CC_STAT_AREA]
+    assert labels[60, 40] > 0 and all(labels[y, x] == labels[60, 40] for y, x in ((60, 32), (52, 40), (67, 47)))
+    assert 0.6 * np.pi * 14 ** 2 <= body <= 1.4 * np.pi * 14 ** 2
+    token = stats[labels[55, 120], cv2.CC_STAT_AREA]
+    assert token <= 1.2 * np.pi * 12 ** 2 and labels[35, 100] == 0
+
+
 def test_the_changed_test_on_whole_grey_levels_is_the_colour_difference_against_its_limit(settings, geometry2p):
     """``changed`` sums the channels in uint8 and compares with the limit's floor: the same pixels as the sum in
     float (``cv2.transform``) against the float limit, on a hard frame under another lamp (glare, blur, noise)."""
