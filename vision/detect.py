@@ -436,17 +436,24 @@ def _with_faint(settings: Settings, reference: Reference, blurred: np.ndarray, m
 def _faint_body(area: np.ndarray, joined: np.ndarray, clear: int, token_area: float, largest: float):
     """The outline (a convex hull) of a piece printed in nearly the board's colour of which only one fragment
     changed clearly (``joined``, ``clear`` px: an in-decline side's emblem, a Mountain's cap, part of a rim): its
-    faint ``area`` (a mask of the same box) when that is a piece's size and shape (from most of a token up to the
-    ``largest`` piece, convex: not the board under other light, which is larger or ragged) and clearly larger than
+    faint ``area`` (a mask of the same box) when that is a piece's size and shape (from half a token, the faint test
+    sees it a little smaller than it is, up to the ``largest`` piece; convex: not the board under other light, which
+    is larger or ragged) and clearly larger than
     the fragment; else None. A whole token (a token's size, filling its hull) is no fragment, whatever its
-    shade around it."""
+    shade around it. Holes in the faint area (where the piece's paint is the board's own colour) are its own."""
+    outlines, _ = cv2.findContours(area, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if len(outlines) != 1:
+        return None
+    if cv2.countNonZero(area) < cv2.contourArea(outlines[0]):  # with holes: filled
+        area = np.zeros_like(area)
+        cv2.drawContours(area, outlines, -1, 1, -1)
     size = cv2.countNonZero(area)
-    if not 0.6 * token_area <= size <= largest * token_area or clear >= 0.5 * size:
+    if not 0.45 * token_area <= size <= largest * token_area or clear >= 0.5 * size:
         return None
     if clear >= 0.6 * token_area and clear >= 0.85 * cv2.contourArea(_hull(joined)):
         return None
-    hull = _hull(area)
-    if hull is None or size < 0.85 * cv2.contourArea(hull):
+    hull = cv2.convexHull(outlines[0])
+    if size < 0.85 * cv2.contourArea(hull):
         return None
     return hull
 

@@ -228,6 +228,11 @@ def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozen
         # enrollment measured it) is taken for it.
         ratio = {i: pc[i, k] / max(float(pc[i].min()), 1e-9) for i in here}
         fit = {i: ratio[i] for i in here if (size and blobs[i].area >= 0.5 * size) or labels[i] == "mountain"}
+        rest = [i for i in here if i not in fit]
+        if fit and rest and min(ratio[i] for i in rest) * kin_ratio <= min(fit.values()):
+            # What is of a Mountain's size looks like none (a piece beside a Mountain whose body hardly shows): a
+            # piece far more like a Mountain than it is the Mountain.
+            fit = {i: ratio[i] for i in rest if ratio[i] * kin_ratio <= min(fit.values())}
         outliers = set()
         if not fit:
             # None of a Mountain's size: its body may hardly show (its cap and part of its rim), and the fragment

@@ -254,3 +254,25 @@ def test_the_changed_test_on_whole_grey_levels_is_the_colour_difference_against_
     got = changed(settings, ref, rect, light, level)
     assert got.dtype == np.uint8 and 0.01 < got.mean() < 0.5
     assert np.array_equal(got.view(bool), expected)
+
+
+def test_a_faint_body_with_holes_where_its_paint_is_the_boards_colour_is_whole():
+    """A Mountain painted in its terrain's colour differs faintly over most of its body, not where its paint
+    matches the board: its faint area has holes. Those are its own: the body is the filled outline, convex and of a
+    piece's size. A ragged area (the board under another light) is none."""
+    from vision.detect import _faint_body
+    area = np.zeros((60, 60), np.uint8)
+    cv2.circle(area, (30, 30), 24, 1, -1)
+    for c in ((20, 22), (38, 26), (28, 40), (40, 40)):
+        cv2.circle(area, c, 5, 0, -1)                      # where the paint is the board's colour
+    cap = np.zeros_like(area)
+    cv2.circle(cap, (30, 14), 5, 1, -1)
+    token_area = np.pi * 13 ** 2
+    hull = _faint_body(area, cap, cv2.countNonZero(cap), token_area, 3.5)
+    assert hull is not None and cv2.contourArea(hull) > 0.9 * np.pi * 24 ** 2
+    ragged = np.zeros_like(area)
+    cv2.circle(ragged, (30, 30), 24, 1, -1)
+    for a in range(0, 360, 45):                            # deep notches from the outside
+        x, y = 30 + 26 * np.cos(np.radians(a)), 30 + 26 * np.sin(np.radians(a))
+        cv2.circle(ragged, (int(x), int(y)), 10, 0, -1)
+    assert _faint_body(ragged, cap, cv2.countNonZero(cap), token_area, 3.5) is None

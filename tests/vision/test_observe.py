@@ -198,3 +198,26 @@ def test_a_mountains_fragments_read_as_grey_sides_are_the_mountain():
     got = _mountains(model, blobs, SimpleNamespace(per_class=tokens), list(read), frozenset({region}), 1.5,
                      size_weight=3.0)
     assert got == read
+
+
+def test_a_piece_of_a_mountains_size_that_looks_like_none_is_not_the_mountain():
+    """Issue 20: a Hero beside a Mountain whose body hardly shows is the one piece of a Mountain's size on the
+    region, but looks like no Mountain (fifteen times farther than a Hero); the smaller piece beside it, far more
+    like a Mountain (mountain_kin_ratio, 5, times), is the Mountain, and the Hero stays a Hero. A piece of a
+    Mountain's size that looks somewhat like one keeps being the Mountain."""
+    from types import SimpleNamespace
+
+    from vision.observe import _mountains
+    model = SimpleNamespace(labels=["mountain", "hero", "lost-tribe"], areas=np.array([700.0, 380.0, 270.0], np.float32))
+    region = next(iter(mountain_regions("2p")))
+    blobs = _pieces_on(region, [(0, 0, 32, 35), (6, -31, 30, 32)])
+    blobs[0].area, blobs[1].area = 853, 689     # rectified px at 1.5 px/mm: 379 and 306 mm²
+    # Distances (mountain, hero, lost-tribe).
+    seen = np.array([[1480.0, 100.0, 900.0], [140.0, 700.0, 120.0]], np.float32)
+    got = _mountains(model, blobs, SimpleNamespace(per_class=seen), ["hero", "lost-tribe"], frozenset({region}), 1.5,
+                     5.0, 1.5, 3.0)
+    assert got == ["hero", "mountain"]
+    alike = np.array([[300.0, 100.0, 900.0], [140.0, 700.0, 120.0]], np.float32)
+    got = _mountains(model, blobs, SimpleNamespace(per_class=alike), ["hero", "lost-tribe"], frozenset({region}), 1.5,
+                     5.0, 1.5, 3.0)
+    assert got[0] == "mountain"
