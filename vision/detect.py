@@ -4,7 +4,8 @@ Each changed blob is assigned to the region under its centre. A blob as large as
 split into that many pieces; a blob far larger than any pile of tokens, or one reaching in from
 the edge of the view, is an occluder (a hand or an arm) and the regions under it are occluded;
 but only what is left of it where the board's print does not show through (a shadow or a lamp's
-glare spot is the board under other light, not a hand).
+glare spot is the board under other light, not a hand), and not what along its outline is of another
+colour than the hand: a token lying against it (read as any token), or the board in its shadow.
 """
 from __future__ import annotations
 
@@ -325,6 +326,61 @@ def _lit_board(settings: Settings, reference: Reference, level: np.ndarray, rect
     return out & (mask > 0)
 
 
+def _hand(settings: Settings, reference: Reference, level: np.ndarray, part: np.ndarray, whole: np.ndarray,
+          x: int, y: int, token_area: float) -> tuple[np.ndarray, list]:
+    """What a hand-sized blob ``part`` (a box of the rectified board from (x, y); ``whole``: the blob before the
+    board under other light was taken out of it) hides: (the hand's mask in the box, the outlines in rectified px
+    of the tokens lying against it, seen whole).
+
+    The hand is of one colour, shaded (skin): its colour is the median of the blob's middle, farther from its
+    outline than a token is wide (where no token lying against it reaches). Along the outline, the blob also
+    holds what is not the hand: a token lying against it (one blob with it), and a strip of the hand's shadow
+    where the window of the print test (``_lit_board``) straddled hand and board. A part of another colour than
+    the hand where a disc of ``pressed_share`` of a token's radius fits, a token's size or so, not at the view's
+    edge, is a token the hand does not cover (a token the hand overlaps is cut short by it: it stays the hand's,
+    hidden in part). Within ``shadow_band`` px of the outline, a pixel of another colour than the hand that is
+    only the board darker (``_shadow``) is not hand."""
+    hbox, wbox = part.shape
+    r = np.sqrt(token_area / np.pi)
+    seen = level[y:y + hbox, x:x + wbox]
+    inner = cv2.distanceTransform(part, cv2.DIST_L2, 3)
+    middle = inner > 2.2 * r
+    if cv2.countNonZero(middle.view(np.uint8)) < token_area:
+        return part, []
+    skin = np.median(seen[middle], 0).astype(np.float32) + 4.0
+    ratio = (seen.astype(np.float32) + 4.0) / skin
+    lo, hi = ratio.min(2), ratio.max(2)
+    other = ((hi > settings.skin_ratio * lo) | (hi < 1 / settings.skin_ratio ** 2) | (lo > settings.skin_ratio ** 2))
+    board = reference.image[y:y + hbox, x:x + wbox]
+    shade = _shadow(board, seen, whole)
+    token = (other & (whole > 0) & ~shade).view(np.uint8)  # neither the hand nor the board in its shadow
+    other = (other & (part > 0)).view(np.uint8)
+    hand = part
+    pressed = []
+    if settings.pressed_share > 0:
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(settings.pressed_share * r) + 1,) * 2)
+        cores = cv2.morphologyEx(token, cv2.MORPH_OPEN, disc)
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=8)
+        h, w = reference.image.shape[:2]
+        for j in range(1, n):
+            bx, by, bw, bh, area = stats[j]
+            edge = x + bx <= 1 or y + by <= 1 or x + bx + bw >= w - 1 or y + by + bh >= h - 1
+            if edge or not 0.5 * token_area <= area <= 2 * token_area:
+                continue
+            core = (lab == j).view(np.uint8)
+            if not cv2.countNonZero(core & part):  # apart from the hand already
+                continue
+            piece = cv2.dilate(core, np.ones((3, 3), np.uint8)) & token
+            if hand is part:
+                hand = part.copy()
+            hand &= 1 - cv2.dilate(piece, np.ones((3, 3), np.uint8))
+            pressed += list(cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))[0])
+    if settings.shadow_band > 0:
+        band = hand & (1 - cv2.erode(hand, np.ones((2 * settings.shadow_band + 1,) * 2, np.uint8))) & other
+        hand = hand & ~(shade.view(np.uint8) & band)
+    return hand, pressed
+
+
 def _shadow(board: np.ndarray, level: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Where ``mask`` is only the board (the reference ``board``) in shade, darker with its colour unchanged."""
     out = np.zeros(mask.shape, bool)
@@ -561,7 +617,13 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
             area = cv2.contourArea(hull)
             if occluder_like(hull, area):  # the hand, fingers and all
                 occ_mask = np.zeros_like(mask) if occ_mask is None else occ_mask
-                cv2.drawContours(occ_mask, [c + [x, y]], -1, 1, -1)
+                part = np.zeros_like(rest)
+                cv2.drawContours(part, [c], -1, 1, -1)
+                hand, pressed = _hand(settings, reference, blurred, part, one, x, y, token_area)
+                occ_mask[y:y + bh, x:x + bw] |= hand
+                for p in pressed:  # tokens lying against the hand, seen whole
+                    hull = cv2.convexHull(p)
+                    kept.append((p, hull, cv2.contourArea(hull)))
                 continue
             # Pieces where one fits (a strip along the light's edge, alone or against a piece, is not one).
             fits = cv2.morphologyEx(rest, cv2.MORPH_OPEN, disc) if fits is None else fits

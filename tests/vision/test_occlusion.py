@@ -8,7 +8,7 @@ from vision.observe import Calibration, observe
 from vision.register import rectify
 from vision.render import Session, random_state
 
-from .conftest import DESIGN, region_accuracy, small
+from .conftest import DESIGN, region_accuracy, rng, small
 
 
 def _spot(shape, cx, cy, sigma, peak):
@@ -149,3 +149,46 @@ def test_the_calibration_lamps_glare_under_another_lamp_is_no_piece(settings, ge
     frame = np.clip((empty + 1.3 * glare) * np.array([0.85, 0.7, 0.9], np.float32), 0, 255).astype(np.uint8)
     det = detect(settings, reference, frame)
     assert not det.blobs and not det.occluded
+
+
+def _beside_left_edge(poly: np.ndarray, room_mm: float = 12.0) -> np.ndarray | None:
+    """The leftmost point of a region (mm) where a token lies whole, clear of its border; None when none fits."""
+    lo = poly.min(0)
+    size = np.ceil(poly.max(0) - lo + 2).astype(int)
+    inside = np.zeros((size[1], size[0]), np.uint8)
+    cv2.fillPoly(inside, [np.round(poly - lo).astype(np.int32)], 255)
+    ys, xs = np.nonzero(cv2.distanceTransform(inside, cv2.DIST_L2, 5) >= room_mm)
+    if not len(xs):
+        return None
+    k = int(np.argmin(xs + 0.01 * np.abs(ys - ys.mean())))
+    return np.array([xs[k] + lo[0], ys[k] + lo[1]], float)
+
+
+def test_tokens_lying_against_a_hand_are_read_and_only_what_it_covers_is_hidden(settings, geometry2p, clean_session,
+                                                                                 clean_calibration, model):
+    """An arm reaches in from the top of the board and lies along a token, a millimetre or two from it (its
+    shadow falls on it): token and arm are one changed blob. The token is read where it lies, its region
+    (which the arm does not cover) is not flagged, and every region the arm does cover is. Before, the token went
+    with the hand and its region was hidden (13 of 19 regions, 6 read); a strip of the arm's shadow along its edge hid
+    regions the arm only grazed."""
+    from vision.render import Placed
+    from vision.render.scene import TABLE_MM
+    read = total = grazed = 0
+    for rid, poly in geometry2p.regions.items():
+        at = _beside_left_edge(poly)
+        if at is None:
+            continue
+        edge = at[0] - 10 - 1.5  # the arm's right edge, 1.5 mm left of the token (20 mm wide)
+        arm = np.array([[edge - 35, -TABLE_MM], [edge - 35, at[1] + 70]])
+        img, covered = clean_session.render([Placed("elves", at[0], at[1], 0.0)], arm, rng(rid), play=True)
+        assert rid not in covered
+        if not covered:  # the arm lies off the board
+            continue
+        obs, _ = observe(settings, clean_calibration, model, img)
+        assert all(obs.regions[c].occluded for c in covered), (rid, covered)
+        grazed += sum(1 for r, v in obs.regions.items() if v.occluded and r not in covered)
+        read += obs.regions[rid].tokens == {"elves": 1} and not obs.regions[rid].occluded
+        total += 1
+    assert total >= 15
+    assert read >= 0.6 * total, f"{read}/{total} read"
+    assert grazed <= 0.15 * total, f"{grazed} regions flagged that the arm does not cover"
