@@ -529,6 +529,9 @@ class Follower:
         where = "; ".join(describe(game, seen, r) for r in found.regions[:6])
         text = (f"The board and the game differ on region{'s' if len(found.regions) > 1 else ''} "
                 f"{', '.join(map(str, found.regions))} ({where}). Is the board right?")
+        if not found.changes:  # the search found no moves that make them agree: say so, and what the table can do
+            text += (" No legal moves the companion can find put the game in step with it: if the game is wrong, "
+                     "correct its log (Correct on a move).")
         fix = found.describe(game)
         return Question(text, (tuple(found.actions), ()), (found.rewind, 0),
                         (f"the board is right: {fix}", "the game is right: keep it"),

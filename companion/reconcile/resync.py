@@ -59,7 +59,7 @@ class Resync:
             parts.append("take back " + ", ".join(taken))
         if self.actions:
             parts.append(("then " if taken else "") + ", ".join(a.notation() for a in self.actions))
-        return "; ".join(parts) or "nothing to change"
+        return "; ".join(parts) or "no legal moves found that explain it"
 
 
 def readable(seen: View, hidden: set[int]) -> set[int]:

@@ -568,6 +568,20 @@ def test_the_board_is_right_looks_back_no_longer_than_its_budget(monkeypatch):
     assert resync.resync(g, expected_view(truth), set()).rewind == 0
 
 
+def test_the_board_is_right_with_no_correction_found_says_so_and_points_to_the_log(monkeypatch):
+    from companion.reconcile import resync
+    g = act(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    truth = act(game_with("alchemist ratmen"), "pick ratmen", "conquer 3")
+    monkeypatch.setattr(resync, "NODES_MOST", 1)  # the search finds nothing to change
+    f = Follower()
+    f.see(g, expected_view(truth))
+    q = f.board_is_right(g).question
+    assert q is not None and q.rewind(0) == 0 and q.options[0] == ()
+    said = q.to_json()
+    assert "No legal moves" in said["text"] and "correct its log" in said["text"]
+    assert said["options"][0] == "the board is right: no legal moves found that explain it"
+
+
 def test_a_stout_race_declining_is_taken_after_its_redeployment_and_scoring():
     """Stout declines after the turn's scoring: the board is the same as a decline at the start of the
     turn, but the race scores as an active race first, so a Stout player who declines does so."""
