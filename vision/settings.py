@@ -49,8 +49,8 @@ class Settings:
     lit_texture: float = 1.5        # grey levels of print (std in the window) the board needs for that test
     glare_correction: bool = True   # subtract the lamp's glare seen on the empty board from token colours
     glare_chroma: float = 0.15      # a terrain this saturated shows how much grey the glare adds to its regions
-    glare_min: float = 10.0
-    same_lamp: float = 0.2          # the light at play within this of calibration's (channels summed): its glare too         # grey levels of colourless excess over a region's colour that count as glare
+    glare_min: float = 10.0         # grey levels of colourless excess over a region's colour that count as glare
+    same_lamp: float = 0.2          # the light at play within this of calibration's (channels summed): its glare too
     saturated: int = 245            # reference pixels this bright are blinded by glare: lower confidence
     glare_bright: float = 0.75      # where glare blinded the reference, a frame this share of that bright in every channel is still glare
     # classification

@@ -305,8 +305,8 @@ class Follower:
 
     def _attempt_fits(self, game: Game, region: int) -> bool:
         """Whether a final conquest attempt on ``region`` fits the game (after what is due first)."""
-        return any(legal_in_turn(after(game, before), [a]) for before in self._due(game)
-                   for a in attempts(after(game, before), region))
+        return any(legal_in_turn(g, [a]) for g in (after(game, before) for before in self._due(game))
+                   for a in attempts(g, region))
 
     def confirm(self, game: Game) -> Outcome:
         """"Accept what the camera saw / end the step": what the camera shows, then the troop

@@ -6,6 +6,8 @@ made on the record and the whole record is replayed through the rules.
 """
 from __future__ import annotations
 
+HOWS = ("replace", "insert", "remove")  # what a correction does to the action at its place
+
 
 def edited(history: list, edits) -> list:
     """``history`` with the table's ``edits`` made (each ``seq`` numbering ``history``): the actions
@@ -14,7 +16,7 @@ def edited(history: list, edits) -> list:
         raise ValueError("No correction was sent.")
     changed, inserts = {}, {}
     for e in edits:
-        if e.how not in ("replace", "insert", "remove"):
+        if e.how not in HOWS:
             raise ValueError(f"'{e.how}' is no correction: replace, insert or remove.")
         last = len(history) if e.how == "insert" else len(history) - 1
         if not 0 <= e.seq <= last:

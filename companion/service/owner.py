@@ -279,9 +279,7 @@ class GameOwner:
             self._kept = kept
 
     def _entry(self, action: A.Action, source: str) -> dict:
-        seat = self.game.current_player
-        return {"seq": len(self.game.history), "seat": None if seat == CHANCE else seat,
-                "text": wording.describe(self.game, action), "notation": action.notation(), "source": source}
+        return _entry_on(self.game, action, len(self.game.history), source)
 
     def _play(self, action: A.Action, seat: int | None, source: str) -> Outcome:
         game = self.game
@@ -365,9 +363,7 @@ class GameOwner:
             if entry["seq"] >= seq:
                 entry["seq"] += 1
         at = next((k for k, entry in enumerate(self._log) if entry["seq"] > seq), len(self._log))
-        self._log.insert(at, {"seq": seq, "seat": then.current_player if then.current_player != CHANCE else None,
-                              "text": wording.describe(then, action), "notation": action.notation(),
-                              "source": source})
+        self._log.insert(at, _entry_on(then, action, seq, source))
 
     def _roll(self, item: RollDie) -> Outcome:
         game = self.game
@@ -486,17 +482,17 @@ class GameOwner:
             return Outcome(400, "bad-correction", str(exc))
         start = min(e.seq for e in item.edits)
         trial = type(game).replay(game.setup, actions[:start], game.board)
+        kept = {id(a): e["source"] for a, e in zip(history, self._log)} if len(self._log) == len(history) else {}
+        sources = [kept.get(id(a), item.source) for a in actions[start:]]
         entries = []
-        for k, action in enumerate(actions[start:], start):
+        for k, (action, source) in enumerate(zip(actions[start:], sources), start):
             reason = trial.explain(action)
             if reason is not None:
                 return Outcome(422, reason.code, f"Not corrected: with these corrections, action {k + 1} "
                                f"({wording.describe(trial, action).rstrip('.')}) no longer fits: "
                                f"{wording.refusal(trial, reason.code, reason.sentence, None)}")
-            entries.append(self._entry_on(trial, action, k))
+            entries.append(_entry_on(trial, action, k, source))
             trial.apply(action)
-        kept = {id(a): e["source"] for a, e in zip(history, self._log)} if len(self._log) == len(history) else {}
-        sources = [kept.get(id(a), item.source) for a in actions[start:]]
         before = self._known_values()
         game.rewrite(actions)
         try:
@@ -505,8 +501,6 @@ class GameOwner:
             game.rewrite(history)
             raise
         self._remember_values(before, item.source)
-        for entry, source in zip(entries, sources):
-            entry["source"] = source
         self._log = [e for e in self._log if e["seq"] < start] + entries
         self.follower.undone(start)  # the camera's steps kept from there on are gone
         self.follower.resync()  # a correction by hand: the game is the truth the camera follows
@@ -514,12 +508,6 @@ class GameOwner:
         self._publish()
         done = "; ".join(edit_words(e) for e in sorted(item.edits, key=lambda e: e.seq))
         return Outcome(200, "ok", f"The log is corrected: {done}.", {"seq": len(game.history)})
-
-    def _entry_on(self, game: Game, action: A.Action, seq: int) -> dict:
-        """The log's line for ``action`` played on ``game`` (the state before it) as action ``seq``."""
-        seat = game.current_player
-        return {"seq": seq, "seat": None if seat == CHANCE else seat, "text": wording.describe(game, action),
-                "notation": action.notation(), "source": "web"}
 
     def _resolve(self, item: Resolve) -> Outcome:
         alert = next((a for a in self._alerts if a["id"] == item.alert), None)
@@ -579,3 +567,9 @@ def _distinct_codes(n: int) -> list[str]:
             out.append(c)
     return out
 
+
+def _entry_on(game: Game, action: A.Action, seq: int, source: str) -> dict:
+    """The log's line for ``action`` played on ``game`` (the state before it) as action ``seq``."""
+    seat = game.current_player
+    return {"seq": seq, "seat": None if seat == CHANCE else seat, "text": wording.describe(game, action),
+            "notation": action.notation(), "source": source}

@@ -13,6 +13,7 @@ from ...rules.errors import RecordError
 from ...rules.record import check_names
 from .. import layout
 from ..inputs import Answer, BoardIsRight, Correct, Declare, Edit, Play, Resolve, RollDie, Undo
+from ..log_edits import HOWS
 from . import bodies, security
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -206,7 +207,7 @@ def correct_log():
         if not isinstance(e, dict):
             abort(400, description=f"Correction {k} is not an object with seq, how and action.")
         how, seq, data = e.get("how"), e.get("seq"), e.get("action")
-        if how not in ("replace", "insert", "remove"):
+        if how not in HOWS:
             abort(400, description=f"Correction {k}: how is replace, insert or remove, not {str(how)[:20]!r}.")
         if isinstance(seq, bool) or not isinstance(seq, int):
             abort(400, description=f"Correction {k}: seq is the action's number in the log (from 0).")
