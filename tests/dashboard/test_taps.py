@@ -24,6 +24,16 @@ def wait_seen(page, version, timeout=10.0):
 
 def tap_region(page, rid):
     """A tap where the region's pieces are drawn (deep inside it), as a finger would."""
+    from playwright.sync_api import Error
+    for tries in range(3):  # the board drawn again (a state arriving) between finding the region and the tap
+        try:
+            return _tap_region(page, rid)
+        except Error as exc:
+            if "not attached to the DOM" not in str(exc) or tries == 2:
+                raise
+
+
+def _tap_region(page, rid):
     g = page.locator(f'#board [data-region="{rid}"]')
     g.scroll_into_view_if_needed()
     point = page.evaluate("""rid => {
