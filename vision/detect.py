@@ -46,6 +46,7 @@ class Detection:
     occluded: frozenset[int]
     token_area: float
     changed: np.ndarray           # bool mask, rectified size
+    glare_scale: tuple = (1.0, 1.0, 1.0)  # the reference's glare at play, relit, per channel (``_glare_at_play``)
 
 
 class Reference:
@@ -61,6 +62,16 @@ class Reference:
         k = np.ones((3, 3), np.uint8)
         self.low, self.high = cv2.erode(self.image, k), cv2.dilate(self.image, k)
         self.glare = _glare(settings, raster, self.image) if settings.glare_correction else None
+        # Where the glare is strong and the camera not blinded: how strong it is at play is measured there.
+        self.glare_probe = None
+        if self.glare is not None:
+            probe = (self.glare >= max(2 * settings.glare_min, 0.3 * float(self.glare.max()))) \
+                & (self.image.max(2) < settings.saturated)
+            ys, xs = np.nonzero(probe[::2, ::2])
+            if len(ys) >= 50:
+                self.glare_probe = (2 * ys, 2 * xs)
+                gy, gx = np.nonzero(self.glare > 0)
+                self.glare_box = (int(gy.min()), int(gy.max()) + 1, int(gx.min()), int(gx.max()) + 1)
         # Per-pixel difference (sum over channels) that counts as a change, before exposure gain.
         brightness = self.image.astype(np.float32).mean(2)
         scale = (brightness + 12.0) * 3
@@ -202,6 +213,29 @@ def _light(settings: Settings, frame: np.ndarray, reference: Reference) -> np.nd
     overall = np.median(grid[keep] if keep.sum() >= 6 else grid, axis=0)
     fit = fit.reshape(gy, gx, 3)
     return fit if np.abs(fit / overall - 1).max() > settings.light_tolerance else overall
+
+
+def _glare_at_play(reference: Reference, level: np.ndarray) -> tuple[np.ndarray, tuple]:
+    """The frame ``level`` (relit: as under the calibration's lamp) with the reference's glare as strong as there.
+
+    The glare is light the board reflects, added to its colour; under another lamp at play it is not the
+    calibration's glare times the change of light (a glossy board reflects a window as before, or the lamp at
+    play less, or none). How strong it is now, per channel, relit, is measured where it was strong on the empty
+    board: the median of (frame - board without glare) / glare there (tokens cover few of those pixels). The
+    frame is then brought to the reference's glare, so the board under it is no change."""
+    ys, xs = reference.glare_probe
+    glare = reference.glare[ys, xs][:, None]
+    board = reference.image[ys, xs].astype(np.float32) - glare
+    scale = np.median((level[ys, xs].astype(np.float32) - board) / glare, axis=0)
+    scale = np.clip(scale, 0.0, 3.0)
+    if np.abs(scale - 1).max() < 0.05:
+        return level, (1.0, 1.0, 1.0)
+    y0, y1, x0, x1 = reference.glare_box
+    out = level.copy()
+    part = out[y0:y1, x0:x1].astype(np.float32)
+    part -= reference.glare[y0:y1, x0:x1, None] * (scale - 1).astype(np.float32)
+    out[y0:y1, x0:x1] = np.clip(part, 0, 255).astype(np.uint8)
+    return out, tuple(float(v) for v in scale)
 
 
 def relit(g: np.ndarray, *images: np.ndarray) -> list[np.ndarray]:
@@ -565,6 +599,9 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
     blurred = cv2.blur(rectified, (3, 3))
     light = _light(settings, blurred, reference)
     blurred, = relit(light, blurred)
+    scale = (1.0, 1.0, 1.0)
+    if reference.glare_probe is not None and not _same_lamp(settings, light):
+        blurred, scale = _glare_at_play(reference, blurred)
     mask = changed(settings, reference, rectified, light, blurred)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     raw = mask  # before gaps of a few pixels are closed (two tokens side by side still apart)
@@ -673,7 +710,7 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
         hit = cover > settings.occluded_tokens * token_area
         occluded = {int(raster.ids[k]) for k in np.nonzero(hit)[0]}
     return Detection(tuple(b for b in blobs if b.region not in occluded), frozenset(occluded), token_area,
-                     mask.view(bool))  # a 0/1 mask: the same values, no copy
+                     mask.view(bool), scale)  # a 0/1 mask: the same values, no copy
 
 
 def _room(contour) -> float:

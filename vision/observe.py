@@ -100,7 +100,7 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     t2 = clock()
     det = detect(settings, calibration.reference, rect)
     t3 = clock()
-    feats = blob_features(settings, rect, det.blobs, calibration.reference.glare)
+    feats = blob_features(settings, rect, det.blobs, calibration.reference.glare, det.glare_scale)
     t4 = clock()
     mm2 = np.array([b.area for b in det.blobs], np.float32) / r.px_per_mm ** 2
     result = classify(model, feats, settings.neighbours, mm2, settings.size_weight,
@@ -271,8 +271,10 @@ def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozen
     return [None if i in drop else lab for i, lab in enumerate(labels)]
 
 
-def blob_features(settings: Settings, rectified: np.ndarray, blobs, glare: np.ndarray | None = None) -> np.ndarray:
-    """Feature vectors of detected blobs, one row each; ``glare`` (from the reference) is taken off first."""
+def blob_features(settings: Settings, rectified: np.ndarray, blobs, glare: np.ndarray | None = None,
+                  glare_scale: tuple = (1.0, 1.0, 1.0)) -> np.ndarray:
+    """Feature vectors of detected blobs, one row each; ``glare`` (from the reference, as strong at play as
+    ``glare_scale`` per channel, relit) is taken off first."""
     size = settings.feature_px
     patches = np.zeros((len(blobs), size, size, 3), np.uint8)
     masks = np.zeros((len(blobs), size, size), np.uint8)
@@ -286,7 +288,8 @@ def blob_features(settings: Settings, rectified: np.ndarray, blobs, glare: np.nd
         if glare is not None:
             g = glare[y:y + h, x:x + w]
             if g.any():
-                patch = np.clip(patch - g[..., None], 0, 255).astype(np.uint8)
+                g = g[..., None] * np.asarray(glare_scale, np.float32) if glare_scale != (1.0, 1.0, 1.0) else g[..., None]
+                patch = np.clip(patch - g, 0, 255).astype(np.uint8)
         patches[i], masks[i] = normalise(patch, b.mask, size)
     return batch_features(patches, masks)
 

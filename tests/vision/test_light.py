@@ -84,3 +84,31 @@ def test_glare_raises_no_bar_for_a_token_to_show(settings, geometry2p):
     from vision.detect import _same_lamp
     assert _same_lamp(settings, np.array([1.01, 0.98, 1.0], np.float32))
     assert not _same_lamp(settings, np.array([1.15, 0.9, 1.1], np.float32))
+
+
+def test_the_empty_boards_glare_under_another_lamp_is_no_change(settings, geometry2p):
+    """Issue 20: the lamp's glare is light the board reflects, added to its colour; under another lamp at play it
+    is not the calibration's glare times the change of light. Undoing that change of light on the frame made the
+    glare spot a third stronger or weaker than the reference's: the whole board under it changed, a blob that
+    swallowed the Mountain there or was taken for a hand. How strong the glare is at play is measured where it was
+    strong on the empty board: the empty board under the lamp at play is hardly a change under the spot (4-14 %
+    of its pixels, against 58-100 % before)."""
+    import cv2
+    for seed in (41, 42, 48):
+        session = Session(geometry2p, seed, 100 + seed, small("foreign-hard"))
+        session._play_light = session._light * np.array((0.7, 0.75, 0.65), np.float32)  # a dimmer, warmer lamp
+        cal = Calibration.build(settings, geometry2p, session.empty())
+        ref = cal.reference
+        assert ref.glare_probe is not None
+        img, _ = session.render([], None, np.random.default_rng(seed), play=True)
+        reg = register(settings, geometry2p, img, cal.registration)
+        rect = rectify(settings, img, reg, ref.raster)
+        r = ref.raster
+        truth = cv2.warpPerspective(session._glare[..., 0], rectifying_transform(cal.registration, r), r.size)
+        strong = (r.labels >= 0) & (truth > 60) & (ref.image.max(2) < settings.saturated)
+        assert strong.sum() > 2000
+        share = float(detect(settings, ref, rect).changed[strong].mean())
+        assert share < 0.2, f"seed {seed}: {share:.1%} of the board under the glare read as changed"
+        ref.glare_probe = None  # the glare relit with the lamp, as before
+        before = float(detect(settings, ref, rect).changed[strong].mean())
+        assert before > 0.5 and before > 4 * share, f"seed {seed}: {before:.1%} before, {share:.1%} now"
