@@ -119,6 +119,34 @@ class Corrections:
                         return [(index, action)]
         return []
 
+    def lighter_for_attempt(self, game: Game, fits) -> list[tuple[int, Action]]:
+        """A final conquest attempt the table declared where the game says the player has no token
+        left in hand: a region conquered this turn held fewer defenders than the game has (its
+        redeployment or resettlement guessed a token too many there, under a stack), so the
+        conquest cost the player less. The defenders' last redeployment or resettlement with fewer
+        tokens on such a region, the rest on their biggest stack (``lighter_defence``), the first
+        that makes the attempt fit (``fits``: a check of the game), replayed and checked like any
+        amendment; none when no such correction fits."""
+        conquered = []
+        for action in reversed(game.history):
+            if isinstance(action, EndTurn):
+                break
+            if isinstance(action, Conquer):
+                conquered.append(action.region)
+        for region in conquered:
+            for race in game.tribes:
+                if game.regions[region].race == race:
+                    continue
+                for index in (self.redeploys.get(race), self.resettles.get(race, (None,))[0]):
+                    action = game.history[index] if index is not None and index < len(game.history) else None
+                    if not isinstance(action, (Redeploy, Resettle)) or region not in dict(action.tokens):
+                        continue
+                    for lighter in lighter_defence(game, index, race, region, 1):
+                        trial = replaced(game, [(index, lighter)])
+                        if trial is not None and fits(trial):
+                            return [(index, lighter)]
+        return []
+
     def heavier_for_attempt(self, game: Game, fits) -> list[tuple[int, Action]]:
         """A final conquest attempt the table declared where the game says the player has tokens
         enough to conquer outright: the player has fewer in hand than the game says, so a region
@@ -256,15 +284,21 @@ def amended_redeploy(g: Game, index: int, race: str, evidence: dict[int, dict[in
     count read there and the sights that read it; see ``_as_read``), on the regions nothing has
     touched since (a region another race conquered keeps what the redeployment gave it: that is
     what the conquest took). ``None`` when that is what the game has, when the race moved onto a
-    region it did not hold then, or while it has tokens in hand."""
+    region it did not hold then, or while it has tokens in hand that a sight shows on the board
+    already (more read on those regions together than the redeployment gave them: a resettlement
+    under way). A conquest of some of its regions, the hand waiting for the end of the turn, says
+    nothing of where the tokens on the others lie: a redeployment kept from amendment until its
+    resettlement kept a stack guessed wrong, and every resettlement after it went wrong too."""
     if index >= len(g.history) or not isinstance(g.history[index], Redeploy):
         return None
     action = g.history[index]
     given = dict(action.tokens)
     held = g.regions_of(race)
-    if not given or not set(held) <= set(given) or g.tribes[race].hand:
-        return None  # tokens in hand may lie on the board already: a resettlement under way
+    if not given or not set(held) <= set(given):
+        return None
     untouched = {r: n for r, n in given.items() if r in held and g.regions[r].tokens == n}
+    if g.tribes[race].hand and _most_read(untouched, evidence) > sum(untouched.values()):
+        return None  # tokens in hand lie on the board already: a resettlement under way
     counts = _as_read(untouched, {r: 1 for r in untouched}, evidence, room)
     if counts is None or counts == untouched:
         return None
@@ -349,7 +383,8 @@ def amended_resettle(g: Game, index: int, race: str, after: dict[int, int],
     it), while nothing has touched the race but conquests of some of its regions: each region keeps
     what it held before, the tokens resettled spread as the sights read them (``_as_read``) on the
     regions it still holds (a region conquered since gives up what the resettlement put there when
-    the others show it: the conquest took fewer, and the hand it left is smaller). While the
+    the others show it: the conquest took fewer, and the hand it left is smaller; a conquest of one
+    region tells nothing of where the tokens on the others lie: they are spread as read). While the
     conquered regions' tokens are in hand, ``None`` when a sight read more on the others than they
     could hold so (the rules keep those tokens in hand until the resettlement: some lie there
     already)."""
@@ -363,7 +398,11 @@ def amended_resettle(g: Game, index: int, race: str, after: dict[int, int],
                                 + sum(adds.get(r, 0) for r in lost)):
         return None
     before = {r: n - adds.get(r, 0) for r, n in after.items()}
-    counts = _as_read(after, before, evidence, room) if not lost else _claimed(after, adds, kept, evidence)
+    if not lost:
+        counts = _as_read(after, before, evidence, room)
+    else:  # what it put on the regions conquered since first, then the rest as read on those it holds
+        counts = _claimed(after, adds, kept, evidence)
+        counts.update(_as_read({r: counts[r] for r in kept}, {r: before[r] for r in kept}, evidence, room) or {})
     if counts is None or counts == after:
         return None
     return Resettle(action.race, placement({r: n - before[r] for r, n in counts.items() if n > before[r]}),

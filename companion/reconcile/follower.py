@@ -277,7 +277,9 @@ class Follower:
         the table ended the turn (an Encampment or a Hero seen early: ``_provisional``) when the
         attempt is legal only without it. An attempt where the game says the player has tokens
         enough to conquer outright makes a defence conquered this turn heavier
-        (``Corrections.heavier_for_attempt``): the table's word that the player is short."""
+        (``Corrections.heavier_for_attempt``): the table's word that the player is short; one where
+        the game says the player has no token left makes such a defence lighter
+        (``Corrections.lighter_for_attempt``): the table's word that one is left."""
         rewind, amend = 0, []
         if (tail := _provisional(game)) and not self._attempt_fits(game, region):
             earlier = Game.replay(game.setup, game.history[:len(game.history) - tail], game.board)
@@ -288,6 +290,11 @@ class Follower:
                 (reason := game.explain(a)) is not None and reason.code == "not-short" for a in attempts(game, region)):
             # the player has fewer tokens than the game says: a conquest this turn cost more
             amend = self.corrections.heavier_for_attempt(game, lambda g: self._attempt_fits(g, region))
+            game = replaced(game, amend) if amend else game
+        elif not self._attempt_fits(game, region) and any(
+                (reason := game.explain(a)) is not None and reason.code == "no-tokens" for a in attempts(game, region)):
+            # the player has a token more than the game says: a conquest this turn cost less
+            amend = self.corrections.lighter_for_attempt(game, lambda g: self._attempt_fits(g, region))
             game = replaced(game, amend) if amend else game
         for before in self._due(game):
             g = after(game, before)

@@ -395,6 +395,20 @@ def test_a_final_attempt_declared_where_the_game_has_tokens_enough_makes_the_con
     assert [a.notation() for a in g.history[-2:]] == ["attempt 2", "roll 3"] and g.regions[2].race == "humans"
 
 
+def test_a_final_attempt_declared_where_the_game_has_no_token_left_makes_the_conquered_defence_lighter():
+    """The camera read 4 Ratmen on region 9 (one was a token over its outline: 3 lay there); the
+    Humans conquer 9 and declare a final attempt on 2: in the game they have no token left for it,
+    so the conquest of 9 cost less than the game says. The Ratmen's redeployment gets a token fewer
+    on 9 (onto their biggest stack) and the attempt and its die are played."""
+    g, f, seen, index = ratmen_guessed(8, 4, "pick humans", "conquer 3", "conquer 9")
+    assert g.history[index].notation() == "redeploy 4:8 9:4" and g.explain(parse_notation("attempt 2")).code == "no-tokens"
+    out = f.declare(g, 2)
+    assert [(i, a.notation()) for i, a in out.amend] == [(index, "redeploy 4:9 9:3")]
+    out.apply_to(g)
+    act(g, *[a.notation() for a in f.die(g, 3).actions])
+    assert [a.notation() for a in g.history[-2:]] == ["attempt 2", "roll 3"]
+
+
 def test_a_pick_waiting_for_a_resettlement_takes_the_resettlement_as_seen():
     g = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9", "redeploy 4:2 9:10",
             "end", "pick humans", "conquer 3", "conquer 4", "redeploy 3:4 4:5", "end")

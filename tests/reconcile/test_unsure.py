@@ -331,18 +331,34 @@ def test_a_redeployment_is_amended_on_the_regions_nothing_has_touched_since():
     f.observe(g, observation(seen, {15: 0.1}, room))  # region 15 unsure: the 2 tokens not seen may lie there
     assert [a.notation() for a in f.redeployed(g).actions] == ["redeploy 4:2 9:2 10:3 15:5"]
     play(g, "redeploy 4:2 9:2 10:3 15:5", "end", "pick humans")
-    # the Humans take region 4 before a sight shows the Ratmen better; while a Ratmen token is in
-    # hand (it may lie on the board already) their redeployment stays as it is
+    # the Humans take region 4 in the sight that shows the Ratmen better: region 15 reads 3 and
+    # region 10 shows all it can hold (the 2 lie there); region 4 had what the conquest took. The
+    # Ratmen token in hand shows nowhere yet (no more read than the redeployment gave): amended
     seen = {**expected_view(play(g.copy(), "conquer 4")), 10: {"ratmen": 3}, 15: {"ratmen": 3}}
     out = f.observe(g, observation(seen, room=room))
-    assert [a.notation() for a in out.actions] == ["conquer 4"] and out.amend == []
+    assert [a.notation() for a in out.actions] == ["conquer 4"]
+    assert [(i, a.notation()) for i, a in out.amend] == [(5, "redeploy 4:2 9:2 10:5 15:3")]
     out.apply_to(g)
     play(g, f"redeploy 4:{g.regions[4].tokens + g.active_tribe(1).hand}", "end", "resettle ratmen 9:1")
-    # the sights read 3 on region 15, and region 10 shows all it can hold: the 2 lie there; region
-    # 4 had what the conquest took, and region 9 has had a token more since
+    # region 9 has had a token more since: the redeployment stands
     seen = {**expected_view(g), 10: {"ratmen": 3}, 15: {"ratmen": 3}}
+    assert f.observe(g, observation(seen, room=room)).amend == []
+
+
+def test_a_redeployment_is_not_amended_while_its_hand_shows_on_the_board_already():
+    """The Humans take region 4; the Ratmen token in hand is put down at once on region 9 (the rules
+    keep it in hand until the end of the turn): more read on the Ratmen's other regions together
+    than the redeployment gave them is a resettlement under way, not a better sight of it."""
+    g = play(game_with("alchemist ratmen", "swamp humans", "hill elves", players=("Ann", "Ben", "Cat")),
+             "pick ratmen", "conquer 4", "conquer 9", "conquer 10", "conquer 15")
+    f = Follower()
+    room = {4: 4, 9: 4, 10: 3, 15: 6}
+    seen = {**expected_view(g), 4: {"ratmen": 2}, 9: {"ratmen": 2}, 10: {"ratmen": 3}, 15: {"ratmen": 3}}
+    f.observe(g, observation(seen, {15: 0.1}, room))
+    play(g, "redeploy 4:2 9:2 10:3 15:5", "end", "pick humans")
+    seen = {**expected_view(play(g.copy(), "conquer 4")), 9: {"ratmen": 3}, 10: {"ratmen": 3}, 15: {"ratmen": 5}}
     out = f.observe(g, observation(seen, room=room))
-    assert [(i, a.notation()) for i, a in out.amend] == [(5, "redeploy 4:2 9:2 10:5 15:3")]
+    assert [a.notation() for a in out.actions] == ["conquer 4"] and out.amend == []
 
 
 def test_the_counts_read_on_region_0_weigh_like_any_other():
@@ -533,3 +549,32 @@ def test_a_region_s_bias_coming_back_after_another_reading_is_no_conquest_the_gl
     for reading in ({"humans": 1}, {"humans": 1}, {"humans": 1}, {}, {"humans": 1}):
         out = still(f, g, observation({**board, 3: reading}, {3: 0.1}))
         assert out.actions == [] and out.raised == []
+
+
+def test_a_resettlement_is_amended_after_a_conquest_of_another_of_its_regions():
+    """The Ratmen's token resettled under a stack (guessed on region 15), then the Elves conquer
+    region 10, another Ratmen region: that conquest says nothing of where the resettled token lies,
+    so region 9 showing it still moves it there."""
+    g = play(game_with("alchemist ratmen", "swamp humans", "hill elves", players=("Ann", "Ben", "Cat")),
+             "pick ratmen", "conquer 4", "conquer 9", "conquer 10", "conquer 15")
+    f = Follower()
+    seen = {**expected_view(g), 4: {"ratmen": 2}, 9: {"ratmen": 2}, 10: {"ratmen": 3}, 15: {"ratmen": 5}}
+    f.see(g, seen)
+    f.confirm(g).apply_to(g)
+    play(g, "pick humans")
+    seen = {**seen, 4: {"humans": 4}}
+    f.see(g, seen).apply_to(g)
+    f.confirm(g).apply_to(g)
+    out = f.see(g, seen)
+    assert [a.notation() for a in out.actions] == ["resettle ratmen 15:1"]
+    out.apply_to(g)
+    index = len(g.history) - 1
+    play(g, "pick elves")
+    seen = {**seen, 10: {"elves": 4}}
+    out = f.see(g, seen)
+    assert [a.notation() for a in out.actions] == ["conquer 10"] and out.amend == []
+    out.apply_to(g)
+    out = f.see(g, {**seen, 9: {"ratmen": 3}})
+    assert [(i, a.notation()) for i, a in out.amend] == [(index, "resettle ratmen 9:1")] and out.raised == []
+    out.apply_to(g)
+    assert g.regions[9].tokens == 3 and g.regions[15].tokens == 5
