@@ -35,6 +35,10 @@ class Corrections:
         self.resettles: dict[str, tuple[int, dict[int, int]]] = {}
         # (region, marker, length of the history) no missed placement explained: not replayed again
         self.unplaced: set[tuple[int, str, int]] = set()
+        # race -> its resettlement as the last amendments found would leave it: kept only when the
+        # follower takes them (``taken``); amendments it leaves out (another difference of the sight
+        # unexplained) leave the record, and so the resettlement to amend, as it was
+        self.pending: dict[str, tuple[int, dict[int, int]]] = {}
 
     def remember(self, actions: list[Action], game: Game) -> None:
         """Where each redeployment, placement of Heroes and resettlement among ``actions`` (about to
@@ -246,6 +250,7 @@ class Corrections:
         self.resettles = {race: kept for race, kept in self.resettles.items() if not _turn_again(game, race, kept[0])}
         self.evidence.gather(game, seen, hidden, skip - hidden)
         out = []
+        self.pending = {}
         trial = game
         settled = len(game.history) if settled is None else settled  # actions of this sight are not amended
 
@@ -261,12 +266,13 @@ class Corrections:
             was, resettled = holding(trial, race), self.resettles.get(race)
             if take(index, amended_redeploy(trial, index, race, self.evidence.readings_of(race), self.evidence.room)) \
                     and resettled is not None and resettled[1] == was:  # its resettlement since: on other regions
-                self.resettles[race] = (resettled[0], holding(trial, race))
+                self.pending[race] = (resettled[0], holding(trial, race))
         for race, index in self.heroes.items():
             if not placing_now(trial, race):  # the Heroes move as the race's turn ends: the end of the step takes them
                 heroes = {rid for rid, kind in before if kind == pieces.HERO}
                 take(index, amended_heroes(trial, index, race, seen, heroes, skip))
         for race, (index, after) in list(self.resettles.items()):
+            after = self.pending.get(race, (index, after))[1]
             now = holding(trial, race)
             if any(after.get(r) != n for r, n in now.items()):
                 continue  # touched since (but for conquests of some of its regions)
@@ -274,8 +280,14 @@ class Corrections:
             was = dict(trial.history[index].tokens) if amended is not None else {}
             if take(index, amended):  # now as amended
                 adds = dict(amended.tokens)
-                self.resettles[race] = (index, {r: n - was.get(r, 0) + adds.get(r, 0) for r, n in after.items()})
+                self.pending[race] = (index, {r: n - was.get(r, 0) + adds.get(r, 0) for r, n in after.items()})
         return out
+
+    def taken(self) -> None:
+        """The follower took the amendments last found (the owner stores them with its outcome): the
+        resettlements are now as amended."""
+        self.resettles.update(self.pending)
+        self.pending = {}
 
 
 def amended_redeploy(g: Game, index: int, race: str, evidence: dict[int, dict[int, list[int]]],

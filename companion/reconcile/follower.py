@@ -114,8 +114,9 @@ class Follower:
             now = after(game, due)
             ev.remember_unseen(now, trusting(now, seen, unsure), [])
             ev.confirm(now, seen, hidden, [])
-            return Outcome(actions=due, alerts=self.standing.values(),
-                           amend=co.amendments(now, seen, sighted_before, hidden | unsure, hidden, settled=len(game.history)),
+            amend = co.amendments(now, seen, sighted_before, hidden | unsure, hidden, settled=len(game.history))
+            co.taken()
+            return Outcome(actions=due, alerts=self.standing.values(), amend=amend,
                            trace=trace + [f"chosen: {_actions(due)} (the board agrees with the game)"
                                           if due else "chosen: nothing to do (the board agrees with the game)"]
                            if self.explain else [])
@@ -187,7 +188,7 @@ class Follower:
                 best = Explanation(best.actions, trial, left)
             else:
                 amend = []
-        amend = first + amend
+        amended, amend = bool(amend), first + amend
         ev.remember_unseen(best.game, trusting(best.game, seen, unsure), best.remaining)
         # an alert stands while its region shows the same problem; raised once, however the counts
         # under a stack flicker from one sight to the next
@@ -208,6 +209,8 @@ class Follower:
                                     {(d.region, a.code): a for d, a in alerts if d.region not in faint},
                                     expected_view(best.game), self._sure(seen))
         ev.confirm(best.game, seen, hidden, best.remaining)
+        if amended:  # the amendments go to the owner with this outcome
+            co.taken()
         if self.explain:
             trace.append(f"chosen: {_actions(best.actions)}"
                          + (f", amended {[(i, a.notation()) for i, a in amend]}" if amend else "")

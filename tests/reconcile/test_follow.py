@@ -859,3 +859,19 @@ def test_the_board_is_right_takes_out_a_misread_conquest_where_it_stands_and_pla
     assert question.labels[0].startswith("the board is right: take out conquer 3;")
     f.answer(ours, 0).apply_to(ours)
     assert ours.fingerprint() == board.fingerprint()
+
+
+def test_a_resettlement_amendment_left_out_beside_another_difference_is_made_at_the_next_sight():
+    # the sight that shows the resettled token also shows a count no action explains elsewhere: the
+    # amendment is left out then (the sight is not all explained), and made when the next sight agrees
+    g = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9", "conquer 10",
+            "redeploy 4:2 9:5 10:5", "end", "pick humans", "conquer 3", "conquer 4", "redeploy 3:4 4:5", "end")
+    f = Follower()
+    act(g, *[a.notation() for a in f.see(g, expected_view(g)).actions])  # the camera guesses region 9
+    index = next(k for k, a in enumerate(g.history) if a.notation().startswith("resettle"))
+    assert g.history[index].notation() == "resettle ratmen 9:1"
+    shown = {**expected_view(g), 9: {"ratmen": 5}, 10: {"ratmen": 6}}
+    out = f.see(g, {**shown, 3: {"humans": 9}})  # nine Humans read where the game has four
+    assert out.amend == [] and out.actions == []
+    out = f.see(g, shown)
+    assert [(i, a.notation()) for i, a in out.amend] == [(index, "resettle ratmen 10:1")]
