@@ -378,7 +378,7 @@ def _hand(settings: Settings, reference: Reference, level: np.ndarray, part: np.
     r = np.sqrt(token_area / np.pi)
     seen = level[y:y + hbox, x:x + wbox]
     inner = cv2.distanceTransform(part, cv2.DIST_L2, 3)
-    middle = inner > 2.2 * r
+    middle = inner > settings.palm_share * r
     if cv2.countNonZero(middle.view(np.uint8)) < token_area:
         return part, []
     skin = np.median(seen[middle], 0).astype(np.float32) + 4.0
@@ -413,6 +413,41 @@ def _hand(settings: Settings, reference: Reference, level: np.ndarray, part: np.
         band = hand & (1 - cv2.erode(hand, np.ones((2 * settings.shadow_band + 1,) * 2, np.uint8))) & other
         hand = hand & ~(shade.view(np.uint8) & band)
     return hand, pressed
+
+
+def _no_palm(settings: Settings, reference: Reference, level: np.ndarray, rest: np.ndarray, x: int, y: int,
+             token_area: float, occluder_like) -> np.ndarray:
+    """``rest`` (a box of the rectified board from (x, y): what the print test left of a large blob) without the board
+    under other light that the print test could not tell: a lamp's light that the fit of the change of light does not
+    follow, left in blotches where the board has too little print. A hand has room for a palm (a disc of
+    ``palm_share`` token radii fits in it: its palm, its arm). Where no part of ``rest`` has one, in each part as large
+    as a hand the pixels that are the board's own colour, only brighter or darker (its channels changed alike, within
+    ``board_colour``), are the board; what is left there is read as any blob (a token on that board, or, still as
+    large as a hand, a hand: fingers reaching in from the view's edge). Beside a palm, every part is left as it is
+    (the hand's fingers, or its shadow over a token it covers in part)."""
+    palm = settings.palm_share * np.sqrt(token_area / np.pi)
+    if not rest.any() or float(cv2.distanceTransform(rest, cv2.DIST_L2, 3).max()) >= palm:
+        return rest
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    out = rest
+    for j in range(1, n):
+        bx, by, bw, bh, _ = stats[j]
+        own = lab[by:by + bh, bx:bx + bw] == j
+        outline = cv2.findContours(own.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                   offset=(x + bx, y + by))[0]
+        hull = cv2.convexHull(np.concatenate(outline))
+        if not occluder_like(hull, cv2.contourArea(hull)):
+            continue
+        seen = level[y + by:y + by + bh, x + bx:x + bx + bw].astype(np.float32) + 4.0
+        ratio = seen / (reference.image[y + by:y + by + bh, x + bx:x + bx + bw].astype(np.float32) + 4.0)
+        lo, hi = ratio.min(2), ratio.max(2)
+        board = own & (hi < settings.board_colour * lo) & (lo > 0.25) & (hi < 4.0)
+        if out is rest:
+            out = rest.copy()
+        out[by:by + bh, bx:bx + bw][board] = 0
+    if out is rest:
+        return rest
+    return cv2.morphologyEx(out, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
 def _shadow(board: np.ndarray, level: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -648,6 +683,8 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
             kept.append(blob)  # mostly no light here: pieces, as they were found
             continue
         rest = cv2.morphologyEx(one & ~lit.view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        if settings.board_colour > 0:
+            rest = _no_palm(settings, reference, blurred, rest, x, y, token_area, occluder_like)
         fits = None
         for c in cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
             hull = cv2.convexHull(c + [x, y])
