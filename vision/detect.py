@@ -705,6 +705,8 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
             cv2.drawContours(part, [c], -1, 1, -1)
             for p in cv2.findContours(part & fits, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))[0]:
                 hull = cv2.convexHull(p)
+                if _outlined(reference, blurred, hull) < settings.rim_edge and not _on_mountain(raster, hull):
+                    continue  # no rim of its own: the board under the light, where its print did not show through
                 kept.append((p, hull, cv2.contourArea(hull)))
     blobs = []
     for contour, hull, area in kept:
@@ -748,6 +750,57 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
         occluded = {int(raster.ids[k]) for k in np.nonzero(hit)[0]}
     return Detection(tuple(b for b in blobs if b.region not in occluded), frozenset(occluded), token_area,
                      mask.view(bool), scale)  # a 0/1 mask: the same values, no copy
+
+
+def _on_mountain(raster: Raster, hull: np.ndarray) -> bool:
+    """Whether a piece lies on a Mountain region of a map the companion knows: a Mountain is printed in the board's
+    own colour, and its rim hardly shows (nor the edge of a piece lying against it)."""
+    terrain = _mountains(raster.geometry.map, tuple(int(r) for r in raster.ids))
+    c = hull.reshape(-1, 2).mean(0)
+    h, w = raster.nearest.shape
+    k = int(raster.nearest[min(max(int(c[1]), 0), h - 1), min(max(int(c[0]), 0), w - 1)])
+    return k >= 0 and int(raster.ids[k]) in terrain
+
+
+@lru_cache(maxsize=16)
+def _mountains(map_name: str, ids: tuple) -> frozenset:
+    """The Mountain regions of a map the companion knows (none for another map)."""
+    try:
+        return frozenset(r.id for r in maps.load(map_name) if r.mountain)
+    except (ValueError, OSError):
+        return frozenset()
+
+
+def _outlined(reference: Reference, level: np.ndarray, hull: np.ndarray) -> float:
+    """How clearly a piece's outline (``hull``, rectified px) is an edge the board does not have: along it, every 2 px,
+    how much more the frame (``level``: relit, as the reference) changes across it (2.5 px inside to 2.5 px outside,
+    channels summed) than the board there does, as a share of the board's brightness; the median. A token has a
+    rim all round; what the light left of a blob where the board's print did not show through (a smooth or blurred
+    board) has none: its outline is where the print test gave up, not an edge."""
+    pts = hull.reshape(-1, 2).astype(np.float32)
+    n = len(pts)
+    if n < 3:
+        return 1.0
+    nxt = np.roll(pts, -1, 0)
+    seg = np.hypot(*(nxt - pts).T)
+    steps = np.maximum((seg / 2).astype(int), 1)
+    t = np.concatenate([np.arange(k) / k for k in steps])
+    i = np.repeat(np.arange(n), steps)
+    p = pts[i] + (nxt[i] - pts[i]) * t[:, None]
+    c = pts.mean(0)
+    d = p - c
+    d /= np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-3)[:, None]
+    h, w = level.shape[:2]
+
+    def at(img, q):
+        u = np.clip(np.round(q[:, 0]).astype(int), 0, w - 1)
+        v = np.clip(np.round(q[:, 1]).astype(int), 0, h - 1)
+        return img[v, u].astype(np.float32)
+    inner, outer = p - 2.5 * d, p + 2.5 * d
+    seen = np.abs(at(level, inner) - at(level, outer)).sum(1)
+    board = np.abs(at(reference.image, inner) - at(reference.image, outer)).sum(1)
+    bright = at(reference.image, p).sum(1) + 36.0
+    return float(np.median((seen - board) / bright))
 
 
 def _room(contour) -> float:

@@ -221,3 +221,29 @@ def test_a_lamps_light_in_blotches_the_fit_does_not_follow_hides_no_region(geome
         lost += [rid for rid, v in plain.regions.items() if v.tokens == truth.regions[rid]
                  and sum(obs.regions[rid].tokens.values()) < sum(v.tokens.values())]
     assert not hidden and not lost, (hidden, lost)
+
+
+def test_what_the_light_leaves_with_no_rim_is_no_piece(settings):
+    """Where the board's print does not show through the light at play (a smooth or blurred board), what the print
+    test leaves of a glare spot or a shadow may hold a disc of a token's size: its outline is where the test gave up,
+    not an edge. A token has an edge all round, even one only a little lighter than the board; light a few tokens
+    wide (40 mm) has none at a token's scale. (A spot as narrow as a token is an edge too: not told apart.)"""
+    from types import SimpleNamespace
+
+    from vision.detect import _outlined
+    rng = np.random.default_rng(3)
+    board = np.clip(cv2.GaussianBlur(rng.normal(140, 6, (200, 200, 3)), (0, 0), 1.5), 0, 255).astype(np.uint8)
+    reference = SimpleNamespace(image=board)
+    disc = np.zeros((200, 200), np.uint8)
+    cv2.circle(disc, (100, 100), 18, 1, -1)  # a token's outline at 1.5 px a mm
+    hull = cv2.convexHull(cv2.findContours(disc, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0][0])
+    yy, xx = np.mgrid[0:200, 0:200]
+    sigma = 40 * settings.px_per_mm
+    for gain in (1.5, 0.6):  # a glare spot, a shadow
+        bump = 1 + (gain - 1) * np.exp(-((xx - 100) ** 2 + (yy - 100) ** 2) / (2 * sigma ** 2))
+        lit = np.clip(board * bump[..., None], 0, 255).astype(np.uint8)
+        assert _outlined(reference, cv2.GaussianBlur(lit, (0, 0), 1.5), hull) < settings.rim_edge
+    for face in (150, 120, 30):  # a token 10 levels lighter than the board, a grey side, a dark token
+        token = board.copy()
+        token[disc > 0] = face
+        assert _outlined(reference, cv2.GaussianBlur(token, (0, 0), 1.5), hull) > 2 * settings.rim_edge
