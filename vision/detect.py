@@ -47,6 +47,8 @@ class Detection:
     token_area: float
     changed: np.ndarray           # bool mask, rectified size
     glare_scale: tuple = (1.0, 1.0, 1.0)  # the reference's glare at play, relit, per channel (``_glare_at_play``)
+    specks: tuple = ()            # (region, px) of each change too small for a piece (``speck_share`` of a token and up),
+                                  # apart from any light or hand
 
 
 class Reference:
@@ -69,7 +71,8 @@ class Reference:
                 & (self.image.max(2) < settings.saturated)
             ys, xs = np.nonzero(probe[::2, ::2])
             if len(ys) >= 50:
-                self.glare_probe = (2 * ys, 2 * xs)
+                every = max(1, len(ys) // 2000)  # 2000 points tell the median: a fraction of a ms a frame
+                self.glare_probe = (2 * ys[::every], 2 * xs[::every])
                 gy, gx = np.nonzero(self.glare > 0)
                 self.glare_box = (int(gy.min()), int(gy.max()) + 1, int(gx.min()), int(gx.max()) + 1)
         # Per-pixel difference (sum over channels) that counts as a change, before exposure gain.
@@ -226,15 +229,17 @@ def _glare_at_play(reference: Reference, level: np.ndarray) -> tuple[np.ndarray,
     ys, xs = reference.glare_probe
     glare = reference.glare[ys, xs][:, None]
     board = reference.image[ys, xs].astype(np.float32) - glare
-    scale = np.median((level[ys, xs].astype(np.float32) - board) / glare, axis=0)
-    scale = np.clip(scale, 0.0, 3.0)
+    scale = np.clip(np.median((level[ys, xs].astype(np.float32) - board) / glare, axis=0), 0.0, 3.0)
     if np.abs(scale - 1).max() < 0.05:
         return level, (1.0, 1.0, 1.0)
     y0, y1, x0, x1 = reference.glare_box
+    glare = reference.glare[y0:y1, x0:x1]
     out = level.copy()
-    part = out[y0:y1, x0:x1].astype(np.float32)
-    part -= reference.glare[y0:y1, x0:x1, None] * (scale - 1).astype(np.float32)
-    out[y0:y1, x0:x1] = np.clip(part, 0, 255).astype(np.uint8)
+    planes = list(cv2.split(out[y0:y1, x0:x1]))
+    for c, v in enumerate(scale):  # in whole grey levels, a channel at a time: 1 ms a frame, not 5 in float
+        step = cv2.convertScaleAbs(glare, alpha=abs(float(v) - 1.0))
+        planes[c] = cv2.subtract(planes[c], step) if v > 1 else cv2.add(planes[c], step)
+    out[y0:y1, x0:x1] = cv2.merge(planes)
     return out, tuple(float(v) for v in scale)
 
 
@@ -674,6 +679,7 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
     room = settings.room_share * radius
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(settings.lit_room_share * radius) + 1,) * 2)
     occ_mask = None
+    alone = len(kept)  # the blobs found apart from any light or hand: only those can be specks
     for contour, blob in [(c[0], None) for c in candidates] + [(b[0], b) for b in larger]:
         x, y, bw, bh = cv2.boundingRect(contour)
         one = np.zeros((bh, bw), np.uint8)
@@ -709,8 +715,16 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
                     continue  # no rim of its own: the board under the light, where its print did not show through
                 kept.append((p, hull, cv2.contourArea(hull)))
     blobs = []
-    for contour, hull, area in kept:
+    specks = []
+    for k, (contour, hull, area) in enumerate(kept):
         if area < settings.min_token_share * token_area:
+            if settings.speck_share > 0 and area >= settings.speck_share * token_area and k < alone:
+                m = cv2.moments(hull)
+                if m["m00"]:
+                    cy, cx = int(m["m01"] / m["m00"]), int(m["m10"] / m["m00"])
+                    region = int(raster.nearest[min(max(cy, 0), h - 1), min(max(cx, 0), w - 1)])
+                    if region >= 0:
+                        specks.append((int(raster.ids[region]), float(area)))
             continue
         # No room for a piece (a strip of light along the view's edge, a line of print that moved): not one. A convex
         # outline holds no disc wider than twice its area over its perimeter, so most blobs need no closer look.
@@ -749,7 +763,7 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
         hit = cover > settings.occluded_tokens * token_area
         occluded = {int(raster.ids[k]) for k in np.nonzero(hit)[0]}
     return Detection(tuple(b for b in blobs if b.region not in occluded), frozenset(occluded), token_area,
-                     mask.view(bool), scale)  # a 0/1 mask: the same values, no copy
+                     mask.view(bool), scale, tuple(sp for sp in specks if sp[0] not in occluded))
 
 
 def _on_mountain(raster: Raster, hull: np.ndarray) -> bool:

@@ -116,6 +116,10 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     if settings.mountains_on_mountain_regions and len(det.blobs):
         labels = _mountains(model, det.blobs, result, labels, mountain_regions(geometry.map), r.px_per_mm,
                             settings.mountain_kin_ratio, settings.mountain_part_ratio, settings.size_weight)
+        if settings.mountain_fragment_ratio > 0:
+            labels = _mountain_fragment(model, det.blobs, result, labels, mountain_regions(geometry.map),
+                                        {rid for rid, _ in det.specks}, settings.mountain_fragment_ratio,
+                                        settings.mountain_apart)
     index = {lab: k for k, lab in enumerate(model.labels)}
     for i, (blob, label, c) in enumerate(zip(det.blobs, labels, result.confidence)):
         if label is None:  # part of a piece counted already
@@ -126,6 +130,8 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
         counts = tokens[blob.region]
         counts[label] = counts.get(label, 0) + 1
         conf[blob.region] = min(conf[blob.region], float(c))
+    if settings.mountains_on_mountain_regions and settings.mountain_specks and "mountain" in model.labels:
+        _mountain_specks(det.specks, mountain_regions(geometry.map), tokens)
     fits = room(geometry)
     regions = {rid: RegionView({} if rid in det.occluded else tokens[rid], rid in det.occluded,
                                0.0 if rid in det.occluded else conf[rid], fits[rid]) for rid in geometry.region_ids}
@@ -269,6 +275,47 @@ def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozen
                   and (not size or blobs[i].area + blobs[best].area <= 1.3 * size)):
                 drop.add(i)  # a bit of its rim, nearly as like a Mountain as anything: with it, no larger than one
     return [None if i in drop else lab for i, lab in enumerate(labels)]
+
+
+def _mountain_fragment(model: Model, blobs, result, labels: list, mountains: frozenset | None, specks: set,
+                       fragment_ratio: float, apart: float) -> list:
+    """Rules (setup): every Mountain region holds its Mountain. Where none of a region's pieces was read as it,
+    and no speck of change there is its cap (``_mountain_specks``), the Mountain shows as one fragment (its cap and
+    part of its rim, any size up to it) taken for another kind: the region's piece most like a Mountain is it when a
+    Mountain is at most ``fragment_ratio`` times farther than what it was read as, and the region's other pieces (one
+    at least: a token alone on a Mountain out of sight has nothing to be weighed against) are ``apart`` times farther
+    from a Mountain than it, and it is the only piece of its kind there (tokens of one kind on a Mountain out of
+    sight, one of them a little more like it, stay: the kin rule of ``_mountains`` judges those)."""
+    if not mountains or "mountain" not in model.labels:
+        return labels
+    k = model.labels.index("mountain")
+    by_region: dict[int, list[int]] = {}
+    for i, b in enumerate(blobs):
+        if labels[i] is not None:
+            by_region.setdefault(b.region, []).append(i)
+    for rid, here in by_region.items():
+        if rid not in mountains or rid in specks or any(labels[i] == "mountain" for i in here):
+            continue
+        pc = result.per_class
+        ratio = {i: float(pc[i, k]) / max(float(pc[i].min()), 1e-9) for i in here}
+        best = min(here, key=lambda i: (ratio[i], i))
+        if len(here) < 2 or sum(labels[i] == labels[best] for i in here) > 1:
+            continue  # alone, nothing to weigh it against; one of a pile's kind: ``_mountains`` weighs its kin
+        if ratio[best] <= fragment_ratio and all(ratio[i] >= apart * ratio[best] for i in here if i != best):
+            labels[best] = "mountain"
+    return labels
+
+
+def _mountain_specks(specks, mountains: frozenset | None, tokens: dict[int, dict[str, int]]) -> None:
+    """Rules (setup): "Put a Mountain token on each Region of the map featuring a Mountain"; "Mountains are
+    immovable". A Mountain in the board's own colour may change the picture only at its cap (the lamp's glare on
+    it, or a lamp like the board's): a change too small for a piece on a Mountain region where no Mountain was
+    read is that Mountain's. With no change there at all, nothing is reported (a Mountain under a pile)."""
+    if not mountains:
+        return
+    for rid in sorted({rid for rid, _ in specks} & mountains):
+        if rid in tokens and "mountain" not in tokens[rid]:
+            tokens[rid]["mountain"] = 1
 
 
 def blob_features(settings: Settings, rectified: np.ndarray, blobs, glare: np.ndarray | None = None,

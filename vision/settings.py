@@ -30,6 +30,7 @@ class Settings:
     light_cells: tuple = (6, 8)     # rows, columns of the grid on which a change of light is measured
     light_tolerance: float = 0.04   # cells within this of the overall gain: one gain for the whole board
     min_token_share: float = 0.3    # blobs smaller than this share of a token are noise
+    speck_share: float = 0.05       # ... but a change this share of a token and up is reported as a speck (0: none)
     split_at: float = 1.5           # a blob this many tokens large is looked at for touching pieces
     core_share: float = 0.45        # a piece's core lies this share of a token's radius inside its outline
     row_share: float = 0.45         # a blob 2 - row_share times longer than wide is two pieces in a row
@@ -66,5 +67,8 @@ class Settings:
     decline_ratio: float = 2.0      # ... when the other is at most this much farther (summed over the region)
     mountain_kin_ratio: float = 5.0  # a piece this much more like a Mountain than its region's kin is one's fragment
     mountain_part_ratio: float = 1.5  # a piece touching the Mountain, a Mountain at most this much farther: part of it
+    mountain_fragment_ratio: float = 8.0  # with no Mountain read there, the piece this near one is its fragment (0: off)
+    mountain_apart: float = 1.5     # ... when the region's other pieces are this much farther from a Mountain
+    mountain_specks: bool = True    # a Mountain region with no Mountain read but a speck of change: its Mountain's cap
     vote_ratio: float = 4.0         # a token keeps its own label if the region's is this much farther
     size_weight: float = 3.0        # how much farther a kind is per squared log of the size ratio (sizes enrolled)

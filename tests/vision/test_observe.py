@@ -221,3 +221,72 @@ def test_a_piece_of_a_mountains_size_that_looks_like_none_is_not_the_mountain():
     got = _mountains(model, blobs, SimpleNamespace(per_class=alike), ["hero", "lost-tribe"], frozenset({region}), 1.5,
                      5.0, 1.5, 3.0)
     assert got[0] == "mountain"
+
+
+def test_a_mountain_showing_only_a_fragment_of_another_kinds_look_is_the_mountain():
+    """Issue 20: a Mountain in the board's colour may show only its cap and part of its rim, a token-sized fragment
+    taken for a grey in-decline side (the region read as that side, no Mountain). Every Mountain region holds its
+    Mountain: with none read there, the piece nearest a Mountain is it when a Mountain is at most
+    ``mountain_fragment_ratio`` (8) times farther than what it was read as and the region's other pieces are
+    ``mountain_apart`` (1.5) times farther from a Mountain, and it is the one piece of its kind there. A piece alone,
+    tokens of one kind, a speck of change (its cap: ``_mountain_specks``) and regions without a Mountain keep their readings."""
+    from types import SimpleNamespace
+
+    from vision.observe import _mountain_fragment
+    model = SimpleNamespace(labels=["mountain", "giants", "ratmen-decline"])
+    region = next(iter(mountain_regions("2p")))
+    mountains = frozenset({region})
+
+    def read(rows, labels, specks=frozenset(), where=region):
+        blobs = _pieces_on(where, [(40 * i, 0, 20, 20) for i in range(len(rows))])
+        result = SimpleNamespace(per_class=np.array(rows, np.float32))
+        return _mountain_fragment(model, blobs, result, list(labels), mountains, set(specks), 8.0, 1.5)
+
+    # A grey side (a Mountain 5.6 times farther than it) beside a Giant (a Mountain 50 times farther): the Mountain.
+    pair = [[500.0, 900.0, 90.0], [5000.0, 100.0, 900.0]]
+    assert read(pair, ["ratmen-decline", "giants"]) == ["mountain", "giants"]
+    assert read(pair, ["ratmen-decline", "giants"], specks={region}) == ["ratmen-decline", "giants"]
+    assert read(pair, ["ratmen-decline", "giants"], where=region + 1) == ["ratmen-decline", "giants"]
+    assert read([[5000.0, 900.0, 90.0], [5000.0, 100.0, 900.0]], ["ratmen-decline", "giants"]) == \
+        ["ratmen-decline", "giants"]                     # 56 times: a token
+    # Alone, nothing to weigh it against (a token alone on a Mountain out of sight): kept.
+    assert read(pair[:1], ["ratmen-decline"]) == ["ratmen-decline"]
+    # Beside two Lost Tribe tokens: the grey side far nearer a Mountain than they are is it; near as they, it is not.
+    three = [[271.0, 100.0, 900.0], [940.0, 100.0, 900.0], [510.0, 100.0, 900.0]]
+    labels = ["ratmen-decline", "lost-tribe", "lost-tribe"]
+    assert read(three, labels) == ["mountain", "lost-tribe", "lost-tribe"]
+    near = [[271.0, 100.0, 900.0], [350.0, 100.0, 900.0], [510.0, 100.0, 900.0]]
+    assert read(near, labels) == labels
+    # Three of one kind (the clean tier: in-decline tokens on a Mountain out of sight, one a little more like it):
+    # the kin rule of ``_mountains`` judges those, not this one.
+    assert read(three, ["ratmen-decline"] * 3) == ["ratmen-decline"] * 3
+    # A Mountain read already: nothing changes.
+    assert read(three, ["mountain", "lost-tribe", "lost-tribe"]) == ["mountain", "lost-tribe", "lost-tribe"]
+
+
+def test_a_speck_of_change_on_a_mountain_region_with_no_mountain_read_is_its_cap(settings, clean_calibration):
+    """Issue 20: in the play lamp's glare, or under a lamp like the board's, a Mountain changes the picture only at
+    its snow cap: a speck too small for a piece. Detection reports such specks by region; on a Mountain region with
+    no Mountain read the speck is its Mountain (rules: a Mountain on each Mountain region, immovable). Nothing is
+    added off the Mountain regions, nor where a Mountain was read, nor where nothing changed."""
+    import cv2
+
+    from vision.detect import detect
+    from vision.observe import _mountain_specks
+    ref = clean_calibration.reference
+    r = ref.raster
+    region = next(iter(mountain_regions("2p")))
+    inside = cv2.distanceTransform((r.labels == list(r.ids).index(region)).astype(np.uint8), cv2.DIST_L2, 3)
+    y, x = np.unravel_index(int(np.argmax(inside)), inside.shape)
+    frame = ref.image.copy()
+    cv2.circle(frame, (int(x), int(y)), 4, (250, 250, 250), -1)   # a cap: about a tenth of a token
+    det = detect(settings, ref, frame)
+    assert not [b for b in det.blobs if b.region == region]
+    assert region in {rid for rid, _ in det.specks}
+    assert not detect(settings, ref, ref.image.copy()).specks
+    tokens = {region: {}, region + 1: {}}
+    _mountain_specks(det.specks + ((region + 1, 30.0),), frozenset({region}), tokens)
+    assert tokens == {region: {"mountain": 1}, region + 1: {}}
+    tokens = {region: {"mountain": 1, "orcs": 2}}
+    _mountain_specks(det.specks, frozenset({region}), tokens)
+    assert tokens == {region: {"mountain": 1, "orcs": 2}}
