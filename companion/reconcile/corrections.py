@@ -131,13 +131,7 @@ class Corrections:
         tokens on such a region, the rest on their biggest stack (``lighter_defence``), the first
         that makes the attempt fit (``fits``: a check of the game), replayed and checked like any
         amendment; none when no such correction fits."""
-        conquered = []
-        for action in reversed(game.history):
-            if isinstance(action, EndTurn):
-                break
-            if isinstance(action, Conquer):
-                conquered.append(action.region)
-        for region in conquered:
+        for region in _conquered_this_turn(game):
             for race in game.tribes:
                 if game.regions[region].race == race:
                     continue
@@ -159,13 +153,7 @@ class Corrections:
         biggest stack (never under the most a sight read there, nor under one), the first that
         makes the attempt fit (``fits``: a check of the game), replayed and checked like any
         amendment; none when no such correction fits."""
-        conquered = []
-        for action in reversed(game.history):
-            if isinstance(action, EndTurn):
-                break
-            if isinstance(action, Conquer):
-                conquered.append(action.region)
-        for region in conquered:
+        for region in _conquered_this_turn(game):
             for race, index in self.redeploys.items():
                 action = game.history[index] if index < len(game.history) else None
                 if not isinstance(action, Redeploy) or region not in dict(action.tokens) \
@@ -499,6 +487,17 @@ def _one_more(then: Game, after: Game, region: int, kind: str) -> bool:
     was, now = dict(then.regions[region].markers), dict(after.regions[region].markers)
     was[kind] = was.get(kind, 0) + 1
     return {k: v for k, v in now.items() if v} == {k: v for k, v in was.items() if v}
+
+
+def _conquered_this_turn(game: Game) -> list[int]:
+    """The regions conquered in the turn at play, the latest first."""
+    conquered = []
+    for action in reversed(game.history):
+        if isinstance(action, EndTurn):
+            break
+        if isinstance(action, Conquer):
+            conquered.append(action.region)
+    return conquered
 
 
 def _last_turn_end(game: Game, race: str) -> int | None:

@@ -494,10 +494,10 @@ def test_a_final_attempt_declared_takes_back_a_redeployment_taken_before_the_end
     assert [a.notation() for a in g.history][-2:] == ["attempt 9", "roll 3"] and g.phase == "conquest"
 
 
-def resettled_then_conquered():
+def resettled_then_conquered(region=15, elves=3):
     """The Ratmen's one token in hand resettled under a stack (the camera guesses region 15, where it
-    shows no more), then the Elves conquer region 15. Returns the game, the follower, the sight and
-    the index of the resettlement."""
+    shows no more), then the Elves conquer ``region`` (15, or another Ratmen region) with ``elves``
+    tokens. Returns the game, the follower, the sight and the index of the resettlement."""
     g = play(game_with("alchemist ratmen", "swamp humans", "hill elves", players=("Ann", "Ben", "Cat")),
              "pick ratmen", "conquer 4", "conquer 9", "conquer 10", "conquer 15")
     f = Follower()
@@ -513,9 +513,9 @@ def resettled_then_conquered():
     out.apply_to(g)
     index = len(g.history) - 1
     play(g, "pick elves")
-    seen = {**seen, 15: {"elves": 3}}
+    seen = {**seen, region: {"elves": elves}}
     out = f.see(g, seen)
-    assert [a.notation() for a in out.actions] == ["conquer 15"] and out.amend == []  # nothing shows it yet
+    assert [a.notation() for a in out.actions] == [f"conquer {region}"] and out.amend == []  # nothing shows it yet
     out.apply_to(g)
     return g, f, seen, index
 
@@ -537,6 +537,7 @@ def test_a_resettlement_is_not_amended_while_the_others_show_more_than_the_hand_
     out = f.see(g, {**seen, 9: {"ratmen": 3}, 10: {"ratmen": 4}})
     assert out.amend == []
 
+
 def test_a_region_s_bias_coming_back_after_another_reading_is_no_conquest_the_glare_hid():
     """A Lost Tribe token this camera reads as a Human, unsurely, sight after sight (the region's
     bias); a sight that reads nothing there, then the bias again: a misread coming back, not the
@@ -555,25 +556,7 @@ def test_a_resettlement_is_amended_after_a_conquest_of_another_of_its_regions():
     """The Ratmen's token resettled under a stack (guessed on region 15), then the Elves conquer
     region 10, another Ratmen region: that conquest says nothing of where the resettled token lies,
     so region 9 showing it still moves it there."""
-    g = play(game_with("alchemist ratmen", "swamp humans", "hill elves", players=("Ann", "Ben", "Cat")),
-             "pick ratmen", "conquer 4", "conquer 9", "conquer 10", "conquer 15")
-    f = Follower()
-    seen = {**expected_view(g), 4: {"ratmen": 2}, 9: {"ratmen": 2}, 10: {"ratmen": 3}, 15: {"ratmen": 5}}
-    f.see(g, seen)
-    f.confirm(g).apply_to(g)
-    play(g, "pick humans")
-    seen = {**seen, 4: {"humans": 4}}
-    f.see(g, seen).apply_to(g)
-    f.confirm(g).apply_to(g)
-    out = f.see(g, seen)
-    assert [a.notation() for a in out.actions] == ["resettle ratmen 15:1"]
-    out.apply_to(g)
-    index = len(g.history) - 1
-    play(g, "pick elves")
-    seen = {**seen, 10: {"elves": 4}}
-    out = f.see(g, seen)
-    assert [a.notation() for a in out.actions] == ["conquer 10"] and out.amend == []
-    out.apply_to(g)
+    g, f, seen, index = resettled_then_conquered(10, 4)
     out = f.see(g, {**seen, 9: {"ratmen": 3}})
     assert [(i, a.notation()) for i, a in out.amend] == [(index, "resettle ratmen 9:1")] and out.raised == []
     out.apply_to(g)
