@@ -721,10 +721,9 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
             if settings.speck_share > 0 and area >= settings.speck_share * token_area and k < alone:
                 m = cv2.moments(hull)
                 if m["m00"]:
-                    cy, cx = int(m["m01"] / m["m00"]), int(m["m10"] / m["m00"])
-                    region = int(raster.nearest[min(max(cy, 0), h - 1), min(max(cx, 0), w - 1)])
-                    if region >= 0:
-                        specks.append((int(raster.ids[region]), float(area)))
+                    region = _region_at(raster, m["m10"] / m["m00"], m["m01"] / m["m00"])
+                    if region is not None:
+                        specks.append((region, float(area)))
             continue
         # No room for a piece (a strip of light along the view's edge, a line of print that moved): not one. A convex
         # outline holds no disc wider than twice its area over its perimeter, so most blobs need no closer look.
@@ -746,12 +745,11 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
             parts = [_part(p, x, y) for p in pieces]
         parts = [p for p in parts if p is not None]
         for part, c in parts:
-            cx, cy = int(round(c[0])), int(round(c[1]))
-            region = int(raster.nearest[min(max(cy, 0), h - 1), min(max(cx, 0), w - 1)])
-            if region < 0:
+            region = _region_at(raster, round(c[0]), round(c[1]))
+            if region is None:
                 continue
             px0, py0, pw, ph = cv2.boundingRect(part)
-            blobs.append((int(raster.ids[region]), (float(c[0]), float(c[1])), int(cv2.countNonZero(part)),
+            blobs.append((region, (float(c[0]), float(c[1])), int(cv2.countNonZero(part)),
                           (x + px0, y + py0, pw, ph), part[py0:py0 + ph, px0:px0 + pw]))
     # Each with the change of light where it lies.
     gains = _gains_at(light, [b[1][0] / w for b in blobs], [b[1][1] / h for b in blobs])
@@ -769,20 +767,25 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
 def _on_mountain(raster: Raster, hull: np.ndarray) -> bool:
     """Whether a piece lies on a Mountain region of a map the companion knows: a Mountain is printed in the board's
     own colour, and its rim hardly shows (nor the edge of a piece lying against it)."""
-    terrain = _mountains(raster.geometry.map, tuple(int(r) for r in raster.ids))
     c = hull.reshape(-1, 2).mean(0)
-    h, w = raster.nearest.shape
-    k = int(raster.nearest[min(max(int(c[1]), 0), h - 1), min(max(int(c[0]), 0), w - 1)])
-    return k >= 0 and int(raster.ids[k]) in terrain
+    region = _region_at(raster, c[0], c[1])
+    return region is not None and region in (mountain_regions(raster.geometry.map) or ())
 
 
 @lru_cache(maxsize=16)
-def _mountains(map_name: str, ids: tuple) -> frozenset:
-    """The Mountain regions of a map the companion knows (none for another map)."""
+def mountain_regions(map_name: str) -> frozenset | None:
+    """The map's Mountain regions (None when the map is not one the companion knows); read once a map, not a frame."""
     try:
         return frozenset(r.id for r in maps.load(map_name) if r.mountain)
     except (ValueError, OSError):
-        return frozenset()
+        return None
+
+
+def _region_at(raster: Raster, x: float, y: float) -> int | None:
+    """The region at rectified pixel (x, y), clamped to the raster; None off every region."""
+    h, w = raster.nearest.shape
+    k = int(raster.nearest[min(max(int(y), 0), h - 1), min(max(int(x), 0), w - 1)])
+    return int(raster.ids[k]) if k >= 0 else None
 
 
 def _outlined(reference: Reference, level: np.ndarray, hull: np.ndarray) -> float:

@@ -7,16 +7,13 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import cv2
 import numpy as np
 
-import maps
-
 from .classify import Model, classify, vote
 from .labels import DECLINED, OCCUPANTS
-from .detect import Reference, blinded_share, detect
+from .detect import Reference, blinded_share, detect, mountain_regions
 from .errors import RegistrationError, VisionError
 from .features import batch_features, emblem_outlines, normalise
 from .geometry import Geometry, raster, room
@@ -113,11 +110,12 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
         labels = _one_occupant(settings, model, det.blobs, result, labels)
     if settings.few_races_in_decline and len(det.blobs):
         labels = _declined_in_frame(settings, model, det.blobs, result, labels)
+    mountains = mountain_regions(geometry.map)
     if settings.mountains_on_mountain_regions and len(det.blobs):
-        labels = _mountains(model, det.blobs, result, labels, mountain_regions(geometry.map), r.px_per_mm,
+        labels = _mountains(model, det.blobs, result, labels, mountains, r.px_per_mm,
                             settings.mountain_kin_ratio, settings.mountain_part_ratio, settings.size_weight)
         if settings.mountain_fragment_ratio > 0:
-            labels = _mountain_fragment(model, det.blobs, result, labels, mountain_regions(geometry.map),
+            labels = _mountain_fragment(model, det.blobs, result, labels, mountains,
                                         {rid for rid, _ in det.specks}, settings.mountain_fragment_ratio,
                                         settings.mountain_apart)
     index = {lab: k for k, lab in enumerate(model.labels)}
@@ -131,7 +129,7 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
         counts[label] = counts.get(label, 0) + 1
         conf[blob.region] = min(conf[blob.region], float(c))
     if settings.mountains_on_mountain_regions and settings.mountain_specks and "mountain" in model.labels:
-        _mountain_specks(det.specks, mountain_regions(geometry.map), tokens)
+        _mountain_specks(det.specks, mountains, tokens)
     fits = room(geometry)
     regions = {rid: RegionView({} if rid in det.occluded else tokens[rid], rid in det.occluded,
                                0.0 if rid in det.occluded else conf[rid], fits[rid]) for rid in geometry.region_ids}
@@ -195,15 +193,6 @@ def _declined_in_frame(settings: Settings, model: Model, blobs, result, labels: 
             for i in here:
                 labels[i] = best
     return labels
-
-
-@lru_cache(maxsize=16)
-def mountain_regions(map_name: str) -> frozenset | None:
-    """The map's Mountain regions (None when the map is not one the companion knows)."""
-    try:
-        return frozenset(r.id for r in maps.load(map_name) if r.mountain)
-    except (ValueError, OSError):
-        return None
 
 
 def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozenset | None,
