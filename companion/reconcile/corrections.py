@@ -15,12 +15,12 @@ from ..rules.game import Game
 from .evidence import Evidence
 from .hypotheses import Explanation, _encampments
 from .stacks import spread
-from .view import View, differences, occupied, placing_now, playing_labels, race_label
+from .view import View, differences, label_race, occupied, placing_now, playing_labels, race_label
 
 
-# tokens read on a region vision is unsure of (glare, blur: it counts fewer than lie there) that show
-# a conquest rather than a token or two put on a strong region
-UNSURE_STACK = 2
+# tokens of the player at play read on a region that show a conquest (a stack or vision unsure of the
+# region, glare or blur, hides the rest) rather than a token put on a strong region
+CONQUEST_SEEN = 2
 
 
 class Corrections:
@@ -76,29 +76,32 @@ class Corrections:
 
     def lighter_for_conquests(self, game: Game, seen: View, previous: View,
                                skip: set[int]) -> list[tuple[int, Action]]:
-        """A race of the player at play seen on a region the game says it has too few tokens to
-        conquer: the defenders' last redeployment or resettlement with fewer tokens there (never
-        fewer than the camera last read there), the first that makes the conquest legal, when the
-        camera sees the tokens it takes (one may hide under another; on a region vision reads
-        unsurely, which counts fewer than lie there, ``UNSURE_STACK``): a token put on a strong
-        region stays an illegal move."""
+        """A race of the player at play (its active race, or one in decline that still conquers)
+        seen on a region the game says it has too few tokens to conquer: the defenders' last
+        redeployment or resettlement with fewer tokens there, the first that makes the conquest
+        legal, never fewer than a sight read there since (only tokens the game guessed under a
+        stack go), when the camera sees at least ``CONQUEST_SEEN`` of the tokens it takes (the
+        others may hide under them, as the camera shows a stack): one token put on a strong region
+        stays an illegal move, and so does a conquest against defenders the camera read."""
         labels = playing_labels(game)
         for d in differences(game, seen, skip, self.evidence.unseen):
             held = game.regions[d.region].race
-            if d.label not in labels or d.seen <= d.expected or not held or held not in game.tribes:
+            if d.label not in labels or d.seen <= d.expected or d.seen < CONQUEST_SEEN or not held \
+                    or held not in game.tribes:
                 continue
-            reason = game.explain(Conquer(d.region))
+            conquest = conquest_by(game, d.label, d.region)
+            reason = game.explain(conquest)
             if reason is None or reason.code != "too-few-tokens":
                 continue
-            floor = previous.get(d.region, {}).get(race_label(game, held), 0)
+            # never fewer defenders than a sight read there: only tokens guessed under a stack go
+            floor = max([previous.get(d.region, {}).get(race_label(game, held), 0),
+                         *self.evidence.readings_of(held).get(d.region, {})])
             for index in (self.redeploys.get(held), self.resettles.get(held, (None,))[0]):
                 if index is None:
                     continue
                 for action in lighter_defence(game, index, held, d.region, floor):
                     trial = replaced(game, [(index, action)])
-                    if trial is not None and trial.explain(Conquer(d.region)) is None \
-                            and (d.seen >= _placed(trial, d.region) - 1
-                                 or (d.region in self.evidence.low and d.seen >= UNSURE_STACK)):
+                    if trial is not None and trial.explain(conquest) is None:
                         return [(index, action)]
         return []
 
@@ -145,19 +148,21 @@ class Corrections:
                             return [(index, lighter)]
         return []
 
-    def heavier_for_attempt(self, game: Game, fits) -> list[tuple[int, Action]]:
-        """A final conquest attempt the table declared where the game says the player has tokens
-        enough to conquer outright: the player has fewer in hand than the game says, so a region
-        conquered this turn held more defenders than the game has (some read under a stack lay
-        there). The defenders' last redeployment with more tokens on such a region, taken from their
-        biggest stack (never under the most a sight read there, nor under one), the first that
-        makes the attempt fit (``fits``: a check of the game), replayed and checked like any
-        amendment; none when no such correction fits."""
-        for region in _conquered_this_turn(game):
+    def heavier_for_attempt(self, game: Game, fits, target: int | None = None) -> list[tuple[int, Action]]:
+        """A final conquest attempt the table declared (on ``target``) where the game says the player
+        has tokens enough to conquer outright: the player has fewer in hand than the game says, or
+        the region attacked holds more. The target held more defenders than the game has, or a
+        region conquered this turn did (some read under a stack lay there): the defenders' last
+        redeployment with more tokens on such a region, taken from their biggest stack (never under
+        the most a sight read there, nor under one), the target first, the first that makes the
+        attempt fit (``fits``: a check of the game), replayed and checked like any amendment; none
+        when no such correction fits."""
+        regions = ([(target, True)] if target is not None else []) + [(r, False) for r in _conquered_this_turn(game)]
+        for region, defended in regions:
             for race, index in self.redeploys.items():
                 action = game.history[index] if index < len(game.history) else None
                 if not isinstance(action, Redeploy) or region not in dict(action.tokens) \
-                        or game.regions[region].race == race:
+                        or (game.regions[region].race == race) != defended:
                     continue
                 read = self.evidence.readings_of(race)
                 for heavier in heavier_defence(action, region, {r: max(counts, default=0) for r, counts in read.items()}):
@@ -511,11 +516,18 @@ def _last_turn_end(game: Game, race: str) -> int | None:
     return last
 
 
-def _placed(game: Game, region: int) -> int:
-    """The tokens a legal conquest of ``region`` puts there."""
+def _placed(game: Game, conquest: Conquer) -> int:
+    """The tokens a legal ``conquest`` puts on its region."""
     g = game.copy()
-    g.apply(Conquer(region))
-    return g.regions[region].tokens
+    g.apply(conquest)
+    return g.regions[conquest.region].tokens
+
+
+def conquest_by(game: Game, label: str, region: int) -> Conquer:
+    """The conquest of ``region`` by the race of ``label``, one of the player at play's: their active
+    race's, or one in decline that still conquers (Ghouls) named."""
+    race, _ = label_race(label)
+    return Conquer(region) if game.tribes.get(race) is game.active_tribe(game.turn.player) else Conquer(region, race)
 
 
 def holding(game: Game, race: str) -> dict[int, int]:

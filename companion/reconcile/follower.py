@@ -292,7 +292,7 @@ class Follower:
         if not self._attempt_fits(game, region) and any(
                 (reason := game.explain(a)) is not None and reason.code == "not-short" for a in attempts(game, region)):
             # the player has fewer tokens than the game says: a conquest this turn cost more
-            amend = self.corrections.heavier_for_attempt(game, lambda g: self._attempt_fits(g, region))
+            amend = self.corrections.heavier_for_attempt(game, lambda g: self._attempt_fits(g, region), region)
             game = replaced(game, amend) if amend else game
         elif not self._attempt_fits(game, region) and any(
                 (reason := game.explain(a)) is not None and reason.code == "no-tokens" for a in attempts(game, region)):

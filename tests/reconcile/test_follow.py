@@ -395,6 +395,20 @@ def test_a_final_attempt_declared_where_the_game_has_tokens_enough_makes_the_con
     assert [a.notation() for a in g.history[-2:]] == ["attempt 2", "roll 3"] and g.regions[2].race == "humans"
 
 
+def test_a_final_attempt_declared_where_the_game_has_tokens_enough_makes_its_own_region_s_defence_heavier():
+    """The camera read 3 Ratmen on region 4 and 4 on region 9 and guessed the 5 it could not see on 9;
+    the Humans declare a final attempt on region 4: in the game they have tokens enough to take it
+    outright, so region 4 held more. The Ratmen's redeployment moves tokens from 9 onto 4 (never
+    under the 4 read on 9) until the attempt fits, and the attempt and its die are played."""
+    g, f, seen, index = ratmen_guessed(3, 4, "pick humans")
+    assert g.history[index].notation() == "redeploy 4:3 9:9" and g.explain(parse_notation("attempt 4")).code == "not-short"
+    out = f.declare(g, 4)
+    assert [(i, a.notation()) for i, a in out.amend] == [(index, "redeploy 4:8 9:4")]
+    out.apply_to(g)
+    act(g, *[a.notation() for a in f.die(g, 0).actions])
+    assert [a.notation() for a in g.history[-2:]] == ["attempt 4", "roll 0"] and g.regions[4].race == "ratmen"
+
+
 def test_a_final_attempt_declared_where_the_game_has_no_token_left_makes_the_conquered_defence_lighter():
     """The camera read 4 Ratmen on region 9 (one was a token over its outline: 3 lay there); the
     Humans conquer 9 and declare a final attempt on 2: in the game they have no token left for it,
@@ -474,6 +488,45 @@ def test_a_conquest_the_game_finds_too_costly_corrects_the_defenders_redeploymen
     act(g, "conquer 4")
     out = f.see(g, {**expected_view(g), 9: {"humans": 1}})  # no lighter defence makes this one legal
     assert [a.code for a in out.raised] == ["no-tokens"] and out.amend == [] and out.actions == []
+
+
+def test_a_conquest_seen_as_a_small_stack_corrects_the_defenders_redeployment_the_camera_guessed():
+    g, f, seen, index = ratmen_guessed(7, 4, "pick humans")  # one more under the stack on 9: the camera guesses 4
+    out = f.see(g, {**seen, 4: {"humans": 3}})  # 9 Humans take region 4, six of them under the top three
+    assert [(i, a.notation()) for i, a in out.amend] == [(index, "redeploy 4:7 9:5")]
+    assert [a.notation() for a in out.actions] == ["conquer 4"] and out.raised == []
+    g, f, seen, index = ratmen_guessed(8, 4, "pick humans")  # the camera read the 8 Ratmen on region 4
+    out = f.see(g, {**seen, 4: {"humans": 3}})
+    assert [a.code for a in out.raised] == ["too-few-tokens"] and out.amend == [] and out.actions == []
+
+
+def ghouls_against_a_guessed_stack():
+    """The camera read 6 Humans on region 5 and 2 on region 6 and guessed the one it could not see
+    on 5 (it lay on 6); then the Ghouls in decline, 8 in hand, are at play. Returns the game, the
+    follower, the sight with region 5 still to read and the index of the Humans' redeployment."""
+    g = act(game_with("alchemist ghouls", "swamp humans", "hill elves", players=("Ann", "Ben", "Cat"), map="3p"),
+            "pick ghouls", "conquer 4", "redeploy 4:9", "end", "pick humans", "redeploy -", "end", "pick elves",
+            "redeploy -", "end", "decline", "conquer 5", "conquer 6")
+    f = Follower()
+    f.see(g, {**expected_view(g), 5: {"humans": 6}, 6: {"humans": 2}})
+    act(g, *[a.notation() for a in f.confirm(g).actions])
+    index = next(k for k, a in enumerate(g.history) if a.notation().startswith("redeploy 5"))
+    act(g, "conquer 17", "redeploy 17:10", "end")
+    return g, f, {**expected_view(g), 4: {"ghouls-decline": 1}, 6: {"humans": 2}}, index
+
+
+def test_the_ghouls_in_decline_conquering_a_region_the_game_finds_too_costly_correct_the_defenders_redeployment():
+    """The Ghouls take region 5 (2 + 6 Humans), three of them showing: the Humans' redeployment is
+    corrected and the Ghouls' conquest taken; one Ghoul put there stays an illegal move."""
+    g, f, seen, index = ghouls_against_a_guessed_stack()
+    assert g.history[index].notation() == "redeploy 5:7 6:2"
+    assert g.explain(parse_notation("conquer 5 ghouls")).code == "too-few-tokens"
+    out = f.see(g, {**seen, 5: {"ghouls-decline": 3}})
+    assert [(i, a.notation()) for i, a in out.amend] == [(index, "redeploy 5:6 6:3")]
+    assert [a.notation() for a in out.actions] == ["conquer 5 ghouls"] and out.raised == []
+    g, f, seen, index = ghouls_against_a_guessed_stack()
+    out = f.see(g, {**seen, 5: {"ghouls-decline": 1}})
+    assert [a.code for a in out.raised] == ["too-few-tokens"] and out.amend == [] and out.actions == []
 
 
 def test_one_token_put_on_a_strong_region_is_not_taken_for_a_conquest_hidden_by_a_stack():
