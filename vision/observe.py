@@ -25,12 +25,24 @@ from .still import StillnessGate
 @dataclass(frozen=True)
 class RegionView:
     """What is seen on one region: visible tokens by label, whether it was hidden, a confidence, and
-    how many tokens lie on it side by side (``room``; 0: not known)."""
+    how many tokens lie on it side by side (``room``; 0: not known).
+
+    ``confidence`` is the lowest of its pieces' confidences; ``confidences`` the same per label (the lowest
+    of the pieces read as that label), so that a reader weighs only the pieces its decision uses: on another
+    printing a Mountain is read at a confidence near 0 while the race tokens beside it are read surely.
+    A label the observation gives no confidence for (``confidences`` empty: an older reading) has the
+    region's."""
 
     tokens: dict = field(default_factory=dict)
     occluded: bool = False
     confidence: float = 1.0
     room: int = 0
+    confidences: dict = field(default_factory=dict)
+
+    def confidence_of(self, labels) -> float:
+        """The lowest confidence of the pieces read as any of ``labels`` (1 when none is read)."""
+        got = [self.confidences.get(lab, self.confidence) for lab in labels if lab in self.tokens]
+        return min(got, default=1.0)
 
 
 @dataclass(frozen=True)
@@ -48,7 +60,8 @@ class Observation:
     def to_dict(self) -> dict:
         return {"registered": self.registered, "reason": self.reason, "stale": self.stale,
                 "regions": {str(k): {"tokens": dict(sorted(v.tokens.items())), "occluded": v.occluded,
-                                     "confidence": round(float(v.confidence), 3), "room": v.room}
+                                     "confidence": round(float(v.confidence), 3), "room": v.room,
+                                     "confidences": {a: round(float(c), 3) for a, c in sorted(v.confidences.items())}}
                             for k, v in sorted(self.regions.items())}}
 
     @classmethod
@@ -56,7 +69,8 @@ class Observation:
         data = json.loads(text) if isinstance(text, str) else text
         regions = {int(k): RegionView({str(a): int(b) for a, b in v.get("tokens", {}).items()},
                                       bool(v.get("occluded", False)), float(v.get("confidence", 1.0)),
-                                      int(v.get("room", 0)))
+                                      int(v.get("room", 0)),
+                                      {str(a): float(c) for a, c in v.get("confidences", {}).items()})
                    for k, v in data.get("regions", {}).items()}
         return cls(bool(data["registered"]), regions, str(data.get("reason", "")), bool(data.get("stale", False)))
 
@@ -105,6 +119,7 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     t5 = clock()
     tokens: dict[int, dict[str, int]] = {rid: {} for rid in geometry.region_ids}
     conf = {rid: 1.0 for rid in geometry.region_ids}
+    by_label: dict[int, dict[str, float]] = {rid: {} for rid in geometry.region_ids}
     labels = list(result.labels)
     if settings.one_occupant_per_region and len(det.blobs):
         labels = _one_occupant(settings, model, det.blobs, result, labels)
@@ -128,11 +143,14 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
         counts = tokens[blob.region]
         counts[label] = counts.get(label, 0) + 1
         conf[blob.region] = min(conf[blob.region], float(c))
+        here = by_label[blob.region]
+        here[label] = min(here.get(label, 1.0), float(c))
     if settings.mountains_on_mountain_regions and settings.mountain_specks and "mountain" in model.labels:
         _mountain_specks(det.specks, mountains, tokens)
     fits = room(geometry)
     regions = {rid: RegionView({} if rid in det.occluded else tokens[rid], rid in det.occluded,
-                               0.0 if rid in det.occluded else conf[rid], fits[rid]) for rid in geometry.region_ids}
+                               0.0 if rid in det.occluded else conf[rid], fits[rid],
+                               {} if rid in det.occluded else by_label[rid]) for rid in geometry.region_ids}
     if timings is not None:
         for k, v in (("register", t1 - t0), ("rectify", t2 - t1), ("detect", t3 - t2), ("features", t4 - t3),
                      ("classify", t5 - t4), ("total", clock() - t0)):

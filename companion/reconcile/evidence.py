@@ -25,11 +25,31 @@ def view_of(observation) -> tuple[View, set[int]]:
     return seen, hidden
 
 
-def unsure_of(observation, below: float) -> set[int]:
-    """Regions where vision read tokens with a confidence under ``below``: likely misreads (glare,
-    blur), so the follower neither acts on them alone nor raises an alert for them."""
+def unsure_of(game: Game, observation, below: float) -> set[int]:
+    """Regions where vision read tokens with a confidence under ``below`` (that of the pieces the
+    follower judges there, ``judged_confidence``): likely misreads (glare, blur), so the follower
+    neither acts on them alone nor raises an alert for them."""
     return {int(rid) for rid, region in observation.regions.items()
-            if region.tokens and not region.occluded and region.confidence < below}
+            if region.tokens and not region.occluded and judged_confidence(game, int(rid), region) < below}
+
+
+def judged_confidence(game: Game, region_id: int, region) -> float:
+    """How sure vision is of the pieces on a region that can tell the follower something: the lowest
+    confidence of the pieces read there, leaving out the markers the game holds there already (a
+    Mountain where the map has one, a Fortress the game placed; no more of them than it holds) as
+    long as something else is read beside them. Such a marker agrees with the game however unsure
+    vision is of its look (another printing's Mountain is read at a confidence near 0), while the
+    race tokens beside it are what a move changes: an illegal conquest onto a Mountain is flagged on
+    the conquerors' own confidence. Read alone, a held marker keeps its doubt: tokens stacked on a
+    Mountain may be what was read as it. An observation with no confidence per label (``confidences``)
+    gives the region's."""
+    confidence = float(getattr(region, "confidence", 1.0))
+    if not getattr(region, "confidences", None):
+        return confidence
+    held = game.regions[region_id].markers if region_id in game.regions else {}
+    judged = [label for label, n in region.tokens.items()
+              if not (label in pieces.MARKERS_IN_BOX and 0 < n <= held.get(label, 0))]
+    return region.confidence_of(judged) if judged else confidence
 
 
 def misreads(game: Game, seen: View, told_apart: set[int] = frozenset()) -> tuple[View, set[int]]:

@@ -17,7 +17,7 @@ from ..rules.errors import IllegalAction
 from ..rules.game import Game
 from .corrections import Corrections, replaced
 from .decision import BOARD_CODES, Alert, Outcome, Question, Standing, classify, placing
-from .evidence import Evidence, trusting, unsure_of, view_of
+from .evidence import Evidence, judged_confidence, trusting, unsure_of, view_of
 from .resync import readable, resync
 from .hypotheses import (Explanation, Hints, after, attempts, guess_redeploy, legal_in_turn, markers, redeploying,
                          resettlement, search, unread_conquests)
@@ -82,9 +82,9 @@ class Follower:
             return Outcome(alerts=self.standing.values(), note=f"board not registered: {observation.reason}")
         seen, hidden = view_of(observation)
         self.evidence.room = {int(rid): r.room for rid, r in observation.regions.items() if getattr(r, "room", 0)}
-        self.evidence.confidence = {int(rid): float(getattr(r, "confidence", 1.0))
+        self.evidence.confidence = {int(rid): judged_confidence(game, int(rid), r)
                                     for rid, r in observation.regions.items()}
-        return self.see(game, seen, hidden, unsure_of(observation, self.unsure_below))
+        return self.see(game, seen, hidden, unsure_of(game, observation, self.unsure_below))
 
     def see(self, game: Game, seen: View, hidden: set[int] = frozenset(),
             unsure: set[int] = frozenset(), vote: bool = True) -> Outcome:

@@ -561,3 +561,37 @@ def test_a_resettlement_is_amended_after_a_conquest_of_another_of_its_regions():
     assert [(i, a.notation()) for i, a in out.amend] == [(index, "resettle ratmen 9:1")] and out.raised == []
     out.apply_to(g)
     assert g.regions[9].tokens == 3 and g.regions[15].tokens == 5
+
+
+def observation_by_label(view, confidences):
+    """Vision's reading with a confidence per label (``RegionView.confidences``); a region's own is the lowest."""
+    return Observation(True, {rid: RegionView(dict(labels), False, min(confidences.get(rid, {}).values(), default=0.7),
+                                              0, dict(confidences.get(rid, {})))
+                              for rid, labels in view.items()})
+
+
+def test_a_conquest_onto_a_mountain_is_judged_on_the_conquerors_confidence_not_the_mountains():
+    """On another printing vision reads the Mountain at a confidence near 0 and the tokens beside it
+    surely: the region's lowest confidence would hide the illegal conquest (never sure enough to flag)."""
+    g = play(game_with("alchemist ratmen", "swamp humans", "hill elves"), "pick ratmen", "conquer 4",
+             "redeploy 4:12", "end", "pick humans", "redeploy -", "end", "decline", "redeploy -", "end")
+    f = Follower()
+    mountain = {5: {"mountain": 0.02}}
+    assert f.observe(g, observation_by_label(expected_view(g), mountain)).in_sync
+    seen = {**expected_view(g), 5: {"mountain": 1, "ratmen-decline": 1}}  # a Ratmen in decline put on region 5
+    out = still(f, g, observation_by_label(seen, {5: {"mountain": 0.02, "ratmen-decline": 0.8}}))
+    assert [(a.code, a.region) for a in out.raised] == [("race-in-decline", 5)] and out.actions == []
+
+
+def test_a_mountain_read_alone_keeps_its_doubt():
+    """Read alone, the Mountain's confidence is the region's: the tokens that lie on it may be what
+    vision read as the Mountain, so a region the game holds tokens on that shows only an unsure
+    Mountain is no move and no alert."""
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 5")
+    assert expected_view(g)[5] == {"ratmen": 3, "mountain": 1}
+    f = Follower()
+    assert f.observe(g, observation_by_label(expected_view(g), {})).in_sync
+    seen = {**expected_view(g), 5: {"mountain": 1}}
+    for _ in range(2):
+        out = still(f, g, observation_by_label(seen, {5: {"mountain": 0.02}}))
+        assert out.raised == [] and out.actions == [] and out.alerts == []

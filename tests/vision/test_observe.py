@@ -58,9 +58,29 @@ def test_unregistered_frame_says_why(settings, clean_calibration, model):
 
 
 def test_observation_json_round_trip():
-    obs = Observation(True, {1: RegionView({"elves": 2}, False, 0.9), 2: RegionView({}, True, 0.0)}, "", False)
+    obs = Observation(True, {1: RegionView({"elves": 2}, False, 0.9), 2: RegionView({}, True, 0.0),
+                             3: RegionView({"mountain": 1, "elves": 1}, False, 0.02, 0, {"mountain": 0.02, "elves": 0.8})},
+                      "", False)
     again = Observation.from_json(obs.to_json())
     assert again == obs
+
+
+def test_each_label_has_its_own_confidence(settings, geometry2p, clean_session, clean_calibration, model):
+    """A region's confidence is the lowest of its pieces'; per label, the lowest of the pieces read as it,
+    so the race tokens' reading has a confidence apart from a Mountain's beside them."""
+    img, _ = clean_session.frame(random_state(geometry2p, np.random.default_rng(3)))
+    obs, _ = observe(settings, clean_calibration, model, img)
+    read = [v for v in obs.regions.values() if v.confidences]
+    assert len(read) >= 5 and any(len(v.confidences) >= 2 for v in read)
+    for v in obs.regions.values():
+        assert set(v.confidences) <= set(v.tokens)
+        if v.confidences:
+            assert v.confidence == pytest.approx(min(v.confidences.values()))
+            for label, c in v.confidences.items():
+                assert v.confidence_of([label]) == c
+    view = RegionView({"mountain": 1, "elves": 2}, False, 0.02, 0, {"mountain": 0.02, "elves": 0.8})
+    assert view.confidence_of(["elves"]) == 0.8 and view.confidence_of(["elves", "mountain"]) == 0.02
+    assert view.confidence_of(["ratmen"]) == 1.0  # not read there
 
 
 def test_observer_waits_for_stillness(settings, geometry2p, clean_session, clean_calibration, model):
