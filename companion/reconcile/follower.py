@@ -148,19 +148,21 @@ class Follower:
                 if self.explain:
                     trace.append(f"taken back: the last {rewind} action(s), the conquests go on: "
                                  f"{_actions(best.actions)}")
-        doubtful = [d for d in differences(best.game, seen, hidden, ev.unseen) if d.region in unsure]
+        # a region read as it has read wrong before (its bias) is a misread that comes back: no move
+        standing = ev.biased(game, seen, hidden)
+        doubtful = [d for d in differences(best.game, seen, hidden | standing, ev.unseen) if d.region in unsure]
         if doubtful and not best.remaining:  # the unsure regions may show one more move: only if it fits exactly
             # and never the end of a turn (a misread that stands, a Lost Tribe always read as a race in
             # the column, is no next player's pick: the End Turn button, or moves read surely, end it)
-            more = [m for m in search(best.game, seen, hidden, self.hints, ev.unseen, ev.room)
+            more = [m for m in search(best.game, seen, hidden | standing, self.hints, ev.unseen, ev.room)
                     if not any(isinstance(a, EndTurn) for a in m.actions)]
             if more and more[0].actions and not more[0].remaining:
                 if len(more) > 1:
                     return self._ask([Explanation(best.actions + m.actions, m.game, []) for m in more])
                 best = Explanation(best.actions + more[0].actions, more[0].game, [])
         if not best.remaining:
-            # (a region's bias is a misread that comes back, not a conquest the glare hid)
-            best = unread_conquests(best, seen, previous, unsure - hidden - ev.biased(game, seen, hidden))
+            # (nor is a region's bias a conquest the glare hid)
+            best = unread_conquests(best, seen, previous, unsure - hidden - standing)
         # decision: wait for another still frame while the move is not sure; else apply it, with
         # the corrections that fit it
         first_sight = ev.sightings - sighted_before  # a marker read once may be a misread: wait for another

@@ -595,3 +595,19 @@ def test_a_mountain_read_alone_keeps_its_doubt():
     for _ in range(2):
         out = still(f, g, observation_by_label(seen, {5: {"mountain": 0.02}}))
         assert out.raised == [] and out.actions == [] and out.alerts == []
+
+
+def test_a_region_s_bias_beside_a_conquest_read_surely_is_no_second_conquest():
+    """A Lost Tribe token this lamp reads as a Human, sight after sight: when the Humans come into
+    play and conquer elsewhere, that standing misread is still no conquest of its region (a Skeleton
+    in decline read as a Human once cost a game its Humans' hand this way)."""
+    g = play(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4")
+    f = Follower()
+    seen = {**expected_view(g), 3: {"humans": 1}}
+    for _ in range(3):
+        assert f.observe(g, observation(seen, {3: 0.05})).raised == []
+    play(g, "redeploy 4:12", "end", "pick humans")
+    assert g.explain(Conquer(3)) is None  # the Humans could take region 3
+    seen = {**expected_view(g), 3: {"humans": 1}, 2: expected_view(play(g.copy(), "conquer 2"))[2]}
+    out = still(f, g, observation(seen, {3: 0.05, 2: 0.9}))
+    assert [a.notation() for a in out.actions] == ["conquer 2"] and out.raised == []
