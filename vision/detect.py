@@ -755,6 +755,9 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
     gains = _gains_at(light, [b[1][0] / w for b in blobs], [b[1][1] / h for b in blobs])
     blobs = [Blob(*b, gain) for b, gain in zip(blobs, gains)]
     occluded = set()
+    if settings.glare_hand and occ_mask is not None and reference.glare_probe is not None \
+            and not _same_lamp(settings, light):
+        occ_mask = _hand_in_glare(reference, blurred, blobs, occ_mask)
     if occ_mask is not None and occ_mask.any():
         inside = raster.labels[occ_mask.view(bool)]
         cover = np.bincount(inside[inside >= 0], minlength=len(raster.ids))
@@ -762,6 +765,47 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
         occluded = {int(raster.ids[k]) for k in np.nonzero(hit)[0]}
     return Detection(tuple(b for b in blobs if b.region not in occluded), frozenset(occluded), token_area,
                      mask.view(bool), scale, tuple(sp for sp in specks if sp[0] not in occluded))
+
+
+def _hand_in_glare(reference: Reference, level: np.ndarray, blobs: list, hand: np.ndarray) -> np.ndarray:
+    """The hand's mask (``hand``, rectified size) with what of it the lamp's glare washes out: its fingers reaching
+    into a glare spot of the board.
+
+    Under another lamp than calibration's, the change that counts under the reference's glare is a share of the
+    board's brightness glare and all (``Reference.limit8``: how much glare the lamp at play adds is not known
+    there), which a finger of a colour near the board's does not pass. Once the glare at play is measured and
+    undone (``_glare_at_play``), the frame ``level`` holds the reference's glare again, and a hand differs from the
+    board as much as without it: where the reference had glare, a pixel whose change passes the bar of the board
+    without its glare (``limit8_lit``), that is neither a piece (``blobs``) nor the board only darker (its shadow),
+    and that joins the hand through such pixels, is the hand. Only the hand's mask grows: pieces are as found.
+    A printed line across a finger is no change at all (the board's envelope spans it), and what lies beyond it is
+    not joined: bridging such gaps joined the camera's noise where the glare is strongest too."""
+    y0, y1, x0, x1 = reference.glare_box
+    box = (slice(y0, y1), slice(x0, x1))
+    near = hand[box]
+    if not near.any():
+        return hand
+    seen = level[box]
+    out = cv2.add(cv2.subtract(seen, reference.high[box]), cv2.subtract(reference.low[box], seen))
+    faint = np.greater(_channel_sum(out), reference.limit8_lit[box]) & (reference.glare[box] > 0)
+    for b in blobs:  # the pieces found, seen whole
+        bx, by, bw, bh = b.bbox
+        cx0, cy0, cx1, cy1 = max(bx, x0), max(by, y0), min(bx + bw, x1), min(by + bh, y1)
+        if cx1 > cx0 and cy1 > cy0:
+            faint[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0] &= b.mask[cy0 - by:cy1 - by, cx0 - bx:cx1 - bx] == 0
+    faint = faint.view(np.uint8)
+    faint &= ~_shadow(reference.image[box], seen, faint).view(np.uint8)
+    faint = cv2.morphologyEx(faint, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels = cv2.connectedComponents(faint | near, connectivity=8)
+    joined = np.zeros(n, bool)
+    joined[labels[near > 0]] = True
+    joined[0] = False
+    more = joined[labels] & (faint > 0)
+    if not more.any():
+        return hand
+    hand = hand.copy()
+    hand[box] |= more.view(np.uint8)
+    return hand
 
 
 def _on_mountain(raster: Raster, hull: np.ndarray) -> bool:

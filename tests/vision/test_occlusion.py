@@ -247,3 +247,40 @@ def test_what_the_light_leaves_with_no_rim_is_no_piece(settings):
         token = board.copy()
         token[disc > 0] = face
         assert _outlined(reference, cv2.GaussianBlur(token, (0, 0), 1.5), hull) > 2 * settings.rim_edge
+
+
+
+def test_fingers_the_lamps_glare_washes_out_are_the_hand():
+    """Under another lamp, the glare at play measured and undone: a hand's fingers reach into the reference's glare,
+    where they differ from the board by more than the bar of the board without glare, less than the bar of the board
+    glare and all. They are the hand's. The board in its shadow, a piece against it, the same change apart from it
+    or beyond the glare, are not."""
+    from types import SimpleNamespace
+
+    from vision.detect import _hand_in_glare
+    h, w = 200, 300
+    glare = np.zeros((h, w), np.float32)
+    glare[:, :220] = 80.0  # the reference's glare spot, strong over most of the view
+    image = np.clip(np.array([100, 130, 150], np.float32) + glare[..., None], 0, 255).astype(np.uint8)
+    reference = SimpleNamespace(glare_box=(0, h, 0, w), glare=glare, image=image, low=image - 2, high=image + 2,
+                                limit8_lit=np.full((h, w), 20, np.uint8))  # the bar of the board without glare
+    hand = np.zeros((h, w), np.uint8)
+    hand[80:140, :100] = 1  # the arm and palm, reaching in from the left edge
+    level = image.astype(np.int16)
+    tint = np.array([15, 0, -15], np.int16)  # 26 over the envelope: over the bar without glare, not the one with it
+    fingers = np.zeros((h, w), bool)
+    for top in (82, 97, 112, 127):
+        fingers[top:top + 11, 100:180] = True
+    level[fingers] += tint
+    level[140:160, :100] = (level[140:160, :100] * 0.7).astype(np.int16)  # its shadow
+    level[64:80, 60:90] += tint  # a piece lying against it, found as a blob
+    level[10:30, 150:210] += tint  # the same change, apart from the hand
+    beyond = np.zeros((h, w), bool)
+    beyond[85:95, 220:260] = True  # where the reference had no glare (the fingers go on past it)
+    level[85:95, 180:260] += tint
+    piece = SimpleNamespace(bbox=(60, 64, 30, 16), mask=np.ones((16, 30), np.uint8))
+    grown = _hand_in_glare(reference, np.clip(level, 0, 255).astype(np.uint8), [piece], hand) > 0
+    assert grown[fingers].mean() > 0.9
+    assert not grown[140:160].any() and not grown[64:80, 60:90].any() and not grown[10:30].any()
+    assert not grown[beyond].any()
+    assert grown[hand > 0].all()
