@@ -219,6 +219,16 @@ class Corrections:
                         return [(index, action)]
         return []
 
+    def kept(self) -> tuple:
+        """What the follower keeps of the history (see ``restore``)."""
+        return set(self.unplaced), dict(self.redeploys), dict(self.heroes), dict(self.resettles)
+
+    def restore(self, kept: tuple) -> None:
+        """Back to what ``kept`` found: the missed placements found since were not put in (the sight
+        waits for another look, or asks), so the indices kept stand and they are looked for again."""
+        unplaced, redeploys, heroes, resettles = kept
+        self.unplaced, self.redeploys, self.heroes, self.resettles = set(unplaced), dict(redeploys), dict(heroes), dict(resettles)
+
     def _shift(self, index: int) -> None:
         """An action was put into the history at ``index``: the ones kept from there move one on."""
         for kept in (self.redeploys, self.heroes):

@@ -120,7 +120,9 @@ class Follower:
                            trace=trace + [f"chosen: {_actions(due)} (the board agrees with the game)"
                                           if due else "chosen: nothing to do (the board agrees with the game)"]
                            if self.explain else [])
-        # corrections the sight asks for before anything new: a missed placement, a lighter defence
+        # corrections the sight asks for before anything new: a missed placement, a lighter defence;
+        # an outcome that waits (another look, a question) takes none, so they are looked for again
+        kept = co.kept()
         missed = co.missed_placements(game, seen, sighted_before, hidden | unsure,
                                       ev.uncovered(game, seen, previous, hidden | unsure))
         if missed:  # a Fortress placed under a stack, seen since: into the turn it was placed in
@@ -136,6 +138,7 @@ class Follower:
             trace += [f"hypothesis: {_actions(e.actions)} leaves {len(e.remaining)} difference(s)" for e in found]
         if len(found) > 1 and found[0].actions and not found[0].remaining:
             self._voted()
+            co.restore(kept)
             return self._ask(found)
         best = found[0]
         rewind = 0
@@ -158,6 +161,7 @@ class Follower:
                     if not any(isinstance(a, EndTurn) for a in m.actions)]
             if more and more[0].actions and not more[0].remaining:
                 if len(more) > 1:
+                    co.restore(kept)
                     return self._ask([Explanation(best.actions + m.actions, m.game, []) for m in more])
                 best = Explanation(best.actions + more[0].actions, more[0].game, [])
         if not best.remaining:
@@ -173,6 +177,7 @@ class Follower:
             if self.explain:
                 trace.append(f"holding for another look: {_actions(best.actions)} read too unsurely on "
                              f"{', '.join(f'region {r} ({ev.sure(r):.2f})' for r in sorted(doubts))}")
+            co.restore(kept)
             return Outcome(alerts=self.standing.values(), hold=True, trace=trace)
         self._voted()
         self.question = None
@@ -199,6 +204,7 @@ class Follower:
         question = self._burst(given, seen, hidden, {d.region for d in remaining})
         if question is not None:  # many regions part from the game at once: one question, not a row of alerts
             ev.confirm(best.game, seen, hidden, best.remaining)
+            co.restore(kept)
             self.standing.keep(hidden | unsure, {(d.region, a.code): a for d, a in classify(given, remaining, seen)},
                                expected_view(given))  # they stand, said by the question, not raised one by one
             return Outcome(alerts=self.standing.values(), question=question,

@@ -351,6 +351,23 @@ def test_a_fortress_first_hidden_under_a_stack_is_put_into_the_turn_it_was_place
     assert [a.code for a in f.see(g, seen).alerts] == ["no-such-power"]
 
 
+def test_a_fortress_found_in_a_sight_that_waits_for_another_look_is_put_in_with_the_move_it_waited_for():
+    """The second sight that shows the hidden Fortress also shows a conquest read unsurely, so it
+    waits for another look: the Fortress is not lost with it, the next look puts it into its turn."""
+    from .test_unsure import observation
+
+    g, f, seen, end = fortress_hidden()
+    act(g, "pick humans")
+    seen = {**expected_view(g), 4: {"ratmen": 5}, 9: {"ratmen": 4, "fortress": 1}}
+    assert f.see(g, seen).missed == []  # once may be a misread
+    seen[2] = expected_view(act(g.copy(), "conquer 2"))[2]
+    out = f.observe(g, observation(seen, {2: 0.1}))
+    assert out.hold and out.missed == []
+    out = f.observe(g, observation(seen, {2: 0.1}))
+    assert [(i, a.notation()) for i, a in out.missed] == [(end, "fortify 9")]
+    assert [a.notation() for a in out.actions] == ["conquer 2"] and out.raised == []
+
+
 def ratmen_guessed(on4: int, on9: int, *then: str):
     """Ratmen on regions 4 and 9, seen with ``on4`` and ``on9`` tokens at the end of their turn (a
     token under a stack: the camera guesses the biggest stack), then the Humans' moves ``then``, the
