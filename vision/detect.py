@@ -49,6 +49,7 @@ class Detection:
     glare_scale: tuple = (1.0, 1.0, 1.0)  # the reference's glare at play, relit, per channel (``_glare_at_play``)
     specks: tuple = ()            # (region, px) of each change too small for a piece (``speck_share`` of a token and up),
                                   # apart from any light or hand
+    level: np.ndarray | None = None  # the frame as compared with the reference (relit, the glare at play undone)
 
 
 class Reference:
@@ -764,7 +765,46 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
         hit = cover > settings.occluded_tokens * token_area
         occluded = {int(raster.ids[k]) for k in np.nonzero(hit)[0]}
     return Detection(tuple(b for b in blobs if b.region not in occluded), frozenset(occluded), token_area,
-                     mask.view(bool), scale, tuple(sp for sp in specks if sp[0] not in occluded))
+                     mask.view(bool), scale, tuple(sp for sp in specks if sp[0] not in occluded), blurred)
+
+
+BESIDE_SECTORS = 8  # directions around a piece in which the change of the board beside it is measured
+
+
+def lopsided(reference: Reference, det: Detection, blob: Blob) -> float:
+    """How much more the board beside a piece changed on one side than on the other: over a ring from 2 px to
+    1.5 token radii off its outline (changed pixels, its own and other pieces', left out), the mean change
+    (summed over channels, as a share of the board's brightness, as ``changed`` weighs it) in each of
+    ``BESIDE_SECTORS`` directions, two neighbours averaged; the largest less the smallest. A piece lying on the
+    board leaves the board beside it as it was, all round; a fragment of a larger piece whose body hardly changes
+    the picture (a Mountain in the board's colour: its cap and part of its rim) has that body on one side."""
+    if det.level is None:
+        return 0.0
+    h, w = det.changed.shape
+    r = float(np.sqrt(det.token_area / np.pi))
+    reach = int(1.5 * r)
+    x, y, bw, bh = blob.bbox
+    x0, y0 = max(0, x - reach - 1), max(0, y - reach - 1)
+    x1, y1 = min(w, x + bw + reach + 1), min(h, y + bh + reach + 1)
+    own = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    own[y - y0:y - y0 + bh, x - x0:x - x0 + bw] = blob.mask
+    outer = cv2.dilate(own, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1,) * 2))
+    inner = cv2.dilate(own, np.ones((5, 5), np.uint8))
+    ring = (outer > 0) & (inner == 0) & ~det.changed[y0:y1, x0:x1]
+    ys, xs = np.nonzero(ring)
+    if len(ys) < 10 * BESIDE_SECTORS:
+        return 0.0
+    ref = reference.image[y0:y1, x0:x1][ys, xs].astype(np.float32)
+    seen = det.level[y0:y1, x0:x1][ys, xs].astype(np.float32)
+    change = np.abs(seen - ref).sum(1) / ((ref.mean(1) + 12.0) * 3)
+    angle = np.arctan2(ys + y0 - blob.center[1], xs + x0 - blob.center[0])
+    sector = ((angle + np.pi) / (2 * np.pi) * BESIDE_SECTORS).astype(np.int64) % BESIDE_SECTORS
+    n = np.bincount(sector, minlength=BESIDE_SECTORS)
+    if (n < 10).any():
+        return 0.0
+    mean = np.bincount(sector, weights=change, minlength=BESIDE_SECTORS) / n
+    pairs = (mean + np.roll(mean, -1)) / 2
+    return float(pairs.max() - pairs.min())
 
 
 def _hand_in_glare(reference: Reference, level: np.ndarray, blobs: list, hand: np.ndarray) -> np.ndarray:

@@ -13,7 +13,7 @@ import numpy as np
 
 from .classify import Model, classify, vote
 from .labels import DECLINED, OCCUPANTS
-from .detect import Reference, blinded_share, detect, mountain_regions
+from .detect import Reference, blinded_share, detect, lopsided, mountain_regions
 from .errors import RegistrationError, VisionError
 from .features import batch_features, emblem_outlines, normalise
 from .geometry import Geometry, raster, room
@@ -132,7 +132,9 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
         if settings.mountain_fragment_ratio > 0:
             labels = _mountain_fragment(model, det.blobs, result, labels, mountains,
                                         {rid for rid, _ in det.specks}, settings.mountain_fragment_ratio,
-                                        settings.mountain_apart)
+                                        settings.mountain_apart,
+                                        lambda i: lopsided(calibration.reference, det, det.blobs[i]),
+                                        settings.mountain_body)
     index = {lab: k for k, lab in enumerate(model.labels)}
     for i, (blob, label, c) in enumerate(zip(det.blobs, labels, result.confidence)):
         if label is None:  # part of a piece counted already
@@ -285,14 +287,19 @@ def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozen
 
 
 def _mountain_fragment(model: Model, blobs, result, labels: list, mountains: frozenset | None, specks: set,
-                       fragment_ratio: float, apart: float) -> list:
+                       fragment_ratio: float, apart: float, beside=None, body: float = 0.0) -> list:
     """Rules (setup): every Mountain region holds its Mountain. Where none of a region's pieces was read as it,
     and no speck of change there is its cap (``_mountain_specks``), the Mountain shows as one fragment (its cap and
     part of its rim, any size up to it) taken for another kind: the region's piece most like a Mountain is it when a
     Mountain is at most ``fragment_ratio`` times farther than what it was read as, and the region's other pieces (one
     at least: a token alone on a Mountain out of sight has nothing to be weighed against) are ``apart`` times farther
     from a Mountain than it, and it is the only piece of its kind there (tokens of one kind on a Mountain out of
-    sight, one of them a little more like it, stay: the kin rule of ``_mountains`` judges those)."""
+    sight, one of them a little more like it, stay: the kin rule of ``_mountains`` judges those).
+
+    A piece alone on such a region has nothing to be weighed against: it is the Mountain's fragment when a Mountain
+    is at most ``fragment_ratio`` times farther and the board beside it changed unevenly, ``body`` more on one side
+    than on the other (``beside``: a row's ``detect.lopsided``): the Mountain's body, which hardly changes the
+    picture, lies on that side. A token alone leaves the board around it as it was."""
     if not mountains or "mountain" not in model.labels:
         return labels
     k = model.labels.index("mountain")
@@ -306,6 +313,10 @@ def _mountain_fragment(model: Model, blobs, result, labels: list, mountains: fro
         pc = result.per_class
         ratio = {i: float(pc[i, k]) / max(float(pc[i].min()), 1e-9) for i in here}
         best = min(here, key=lambda i: (ratio[i], i))
+        if len(here) == 1 and body > 0 and beside is not None:
+            if ratio[best] <= fragment_ratio and beside(best) >= body:
+                labels[best] = "mountain"
+            continue
         if len(here) < 2 or sum(labels[i] == labels[best] for i in here) > 1:
             continue  # alone, nothing to weigh it against; one of a pile's kind: ``_mountains`` weighs its kin
         if ratio[best] <= fragment_ratio and all(ratio[i] >= apart * ratio[best] for i in here if i != best):

@@ -70,6 +70,7 @@ class Settings:
     mountain_part_ratio: float = 1.5  # a piece touching the Mountain, a Mountain at most this much farther: part of it
     mountain_fragment_ratio: float = 8.0  # with no Mountain read there, the piece this near one is its fragment (0: off)
     mountain_apart: float = 1.5     # ... when the region's other pieces are this much farther from a Mountain
+    mountain_body: float = 0.015    # ... alone, when the board beside it changed this much more on one side (0: off)
     mountain_specks: bool = True    # a Mountain region with no Mountain read but a speck of change: its Mountain's cap
     vote_ratio: float = 4.0         # a token keeps its own label if the region's is this much farther
     size_weight: float = 3.0        # how much farther a kind is per squared log of the size ratio (sizes enrolled)

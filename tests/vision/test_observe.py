@@ -257,10 +257,11 @@ def test_a_mountain_showing_only_a_fragment_of_another_kinds_look_is_the_mountai
     region = next(iter(mountain_regions("2p")))
     mountains = frozenset({region})
 
-    def read(rows, labels, specks=frozenset(), where=region):
+    def read(rows, labels, specks=frozenset(), where=region, beside=0.0):
         blobs = _pieces_on(where, [(40 * i, 0, 20, 20) for i in range(len(rows))])
         result = SimpleNamespace(per_class=np.array(rows, np.float32))
-        return _mountain_fragment(model, blobs, result, list(labels), mountains, set(specks), 8.0, 1.5)
+        return _mountain_fragment(model, blobs, result, list(labels), mountains, set(specks), 8.0, 1.5,
+                                  lambda i: beside, 0.015)
 
     # A grey side (a Mountain 5.6 times farther than it) beside a Giant (a Mountain 50 times farther): the Mountain.
     pair = [[500.0, 900.0, 90.0], [5000.0, 100.0, 900.0]]
@@ -269,8 +270,15 @@ def test_a_mountain_showing_only_a_fragment_of_another_kinds_look_is_the_mountai
     assert read(pair, ["ratmen-decline", "giants"], where=region + 1) == ["ratmen-decline", "giants"]
     assert read([[5000.0, 900.0, 90.0], [5000.0, 100.0, 900.0]], ["ratmen-decline", "giants"]) == \
         ["ratmen-decline", "giants"]                     # 56 times: a token
-    # Alone, nothing to weigh it against (a token alone on a Mountain out of sight): kept.
+    # Alone, with the board beside it as it was all round (a token alone on a Mountain out of sight): kept. With the
+    # board beside it changed on one side (``detect.lopsided``: the Mountain's body), it is the Mountain, unless a
+    # Mountain is far from it (56 times: a token beside something else that changed).
     assert read(pair[:1], ["ratmen-decline"]) == ["ratmen-decline"]
+    assert read(pair[:1], ["ratmen-decline"], beside=0.005) == ["ratmen-decline"]
+    assert read(pair[:1], ["ratmen-decline"], beside=0.03) == ["mountain"]
+    assert read([[5000.0, 900.0, 90.0]], ["ratmen-decline"], beside=0.03) == ["ratmen-decline"]
+    assert read(pair[:1], ["ratmen-decline"], specks={region}, beside=0.03) == ["ratmen-decline"]
+    assert read(pair[:1], ["ratmen-decline"], where=region + 1, beside=0.03) == ["ratmen-decline"]
     # Beside two Lost Tribe tokens: the grey side far nearer a Mountain than they are is it; near as they, it is not.
     three = [[271.0, 100.0, 900.0], [940.0, 100.0, 900.0], [510.0, 100.0, 900.0]]
     labels = ["ratmen-decline", "lost-tribe", "lost-tribe"]
@@ -282,6 +290,37 @@ def test_a_mountain_showing_only_a_fragment_of_another_kinds_look_is_the_mountai
     assert read(three, ["ratmen-decline"] * 3) == ["ratmen-decline"] * 3
     # A Mountain read already: nothing changes.
     assert read(three, ["mountain", "lost-tribe", "lost-tribe"]) == ["mountain", "lost-tribe", "lost-tribe"]
+
+
+def test_the_board_beside_a_fragment_of_a_larger_piece_changed_on_one_side(settings, clean_calibration):
+    """Issue 20: a token lying on the board leaves the board beside it as it was all round; the fragment of a
+    Mountain whose body hardly changes the picture (its cap) has that body on one side: ``detect.lopsided`` measures
+    how much more the board beside a piece changed on one side than on the other. The faint body here changes
+    the board by 3 %, under what marks a piece (``diff_threshold``) and what joins a faint area to it."""
+    import cv2
+
+    from vision.detect import detect, lopsided
+    ref = clean_calibration.reference
+    r = ref.raster
+    region = next(iter(mountain_regions("2p")))
+    inside = cv2.distanceTransform((r.labels == list(r.ids).index(region)).astype(np.uint8), cv2.DIST_L2, 3)
+    y, x = np.unravel_index(int(np.argmax(inside)), inside.shape)
+    radius = int(r.geometry.token_mm * r.px_per_mm / 2)
+
+    def beside(body: bool) -> float:
+        frame = ref.image.copy()
+        if body:  # the Mountain's body, 1.7 tokens wide, the piece seen at its top
+            disc = np.zeros(frame.shape[:2], np.uint8)
+            cv2.circle(disc, (int(x), int(y) + int(1.2 * radius)), int(1.7 * radius), 1, -1)
+            frame[disc > 0] = np.clip(frame[disc > 0].astype(np.float32) * 1.03, 0, 255).astype(np.uint8)
+        cv2.circle(frame, (int(x), int(y)), radius, (235, 235, 235), -1)
+        det = detect(settings, ref, frame)
+        here = [b for b in det.blobs if b.region == region]
+        assert len(here) == 1 and here[0].area < 1.5 * np.pi * radius ** 2
+        return lopsided(ref, det, here[0])
+
+    alone, fragment = beside(False), beside(True)
+    assert alone < 0.005 < 0.015 < fragment
 
 
 def test_a_speck_of_change_on_a_mountain_region_with_no_mountain_read_is_its_cap(settings, clean_calibration):
