@@ -290,6 +290,8 @@ def one_game(job):
                           "actions": [a.notation() for a in actions],
                           "camera": dict(read.tokens) if read else None,
                           "confidence": round(float(read.confidence), 3) if read else None,
+                          "confidences": {k: round(float(c), 3) for k, c in read.confidences.items()} if read else None,
+                          "sure": round(follower.evidence.sure(region), 3),
                           "trace": [line for out in outs for line in out.trace][-4:]})
         out = outs[-1]
         out.apply_to(ours)
