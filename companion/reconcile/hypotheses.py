@@ -114,7 +114,11 @@ def search(game: Game, seen: View, skip: set[int], hints: Hints,
 
     exact: list[Explanation] = []
     visit(game, [], differences(game, seen, skip, unseen), hints.die)
-    if not best[0].remaining:  # a conversion and a conquest both fit a stack: the count cannot tell them apart
+    if not best[0].remaining:
+        # a conversion puts one Sorcerer: more tokens read there are a conquest's stack, not a conversion
+        best = [e for e in best if not any(isinstance(a, Convert) and not _lone(seen, a.region) for a in e.actions)] \
+            or best
+        # a conversion and a conquest both fit a single token: the count cannot tell them apart
         best += [e for e in exact if e not in best and _interchangeable(e.actions, best[0].actions, seen)
                  and not any(b.game.fingerprint() == e.game.fingerprint() for b in best)]
     return best
@@ -128,13 +132,16 @@ def _conquests_ended(actions: list[Action], hints: Hints) -> int:
     return int(last is not None and not any(isinstance(a, (EndTurn, Decline)) for a in actions[last:]))
 
 
+def _lone(seen: View, region: int) -> bool:
+    """Whether the camera sees at most one token (markers aside) on ``region``."""
+    return sum(n for label, n in seen.get(region, {}).items() if label not in pieces.MARKERS_IN_BOX) <= 1
+
+
 def _interchangeable(a: list[Action], b: list[Action], seen: View) -> bool:
     """The same moves, but for a Sorcerers' conversion in place of a conquest of the same region
     where the camera sees a single token (the conversion's one, or the top of the conquest's stack)."""
-    def lone(region: int) -> bool:
-        return sum(n for label, n in seen.get(region, {}).items() if label not in pieces.MARKERS_IN_BOX) <= 1
     return len(a) == len(b) and a != b and all(
-        x == y or ({type(x), type(y)} == {Conquer, Convert} and x.region == y.region and lone(x.region))
+        x == y or ({type(x), type(y)} == {Conquer, Convert} and x.region == y.region and _lone(seen, x.region))
         for x, y in zip(a, b))
 
 

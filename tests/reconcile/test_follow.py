@@ -161,6 +161,9 @@ def test_a_conversion_and_a_conquest_hidden_by_a_stack_are_asked_not_guessed():
     assert sorted(" ".join(a.notation() for a in o) for o in out.question.options) == ["conquer 4", "convert 4"]
     seen[4] = {"sorcerers": 3}  # three tokens seen: only a conquest puts them there
     assert [a.notation() for a in Follower().see(g, seen).actions] == ["conquer 4"]
+    seen[4] = {"sorcerers": 2}  # two, the third under them: a conversion puts one, so a conquest
+    out = Follower().see(g, seen)
+    assert out.question is None and [a.notation() for a in out.actions] == ["conquer 4"]
 
 
 def test_the_table_can_accept_a_region_the_camera_misreads():
