@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.classify import classify, enroll, load_model, read_samples, read_sizes
 from vision.errors import ModelError, RegistrationError
-from vision.features import batch_features, emblem_outlines, normalise
+from vision.features import batch_features, emblem_spectra, normalise
 from vision.labels import LABELS, RACES
 from vision.register import register
 from vision.settings import Settings
@@ -277,7 +277,7 @@ def selftest(settings: Settings, folder, board: Board, empty: np.ndarray, layout
     # Read as in play: with each kind's size and the second look at the emblems (vision.observe).
     result = classify(model, batch_features(np.array(patches), np.array(masks)), settings.neighbours,
                       np.array(areas, np.float32), settings.size_weight,
-                      lambda rows: emblem_outlines([cuts[i][0] for i in rows], [cuts[i][1] for i in rows]))
+                      lambda rows: emblem_spectra([cuts[i][0] for i in rows], [cuts[i][1] for i in rows]))
     pairs = Counter((t, p) for t, p in zip(truth, result.labels) if t != p)
     right = sum(t == p for t, p in zip(truth, result.labels))
     report = {"format": "smallworld-selftest/1", "tokens": len(truth), "right": right,

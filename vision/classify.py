@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from .errors import ModelError
-from .features import OUTLINE_SIZE, SIZE, batch_features, crop_to_mask, emblem_outlines, normalise, segment_sample
+from .features import EMBLEM_SHAPE, SIZE, batch_features, crop_to_mask, emblem_likeness, emblem_spectra, normalise, segment_sample
 from .labels import DECLINED, LABELS, OCCUPANTS
 from .settings import Settings
 
@@ -33,7 +33,7 @@ class Model:
     scale: np.ndarray       # (SIZE,) float32, applied to raw features
     projection: np.ndarray  # (SIZE, k) float32, discriminant directions
     areas: np.ndarray | None = None  # (labels,) float32: each kind's area on the board in mm² (0: not measured)
-    second: "SecondLook | None" = None  # kinds printed alike, told apart by their emblem's outline
+    second: "SecondLook | None" = None  # kinds printed alike, told apart by their emblem
 
     def project(self, features: np.ndarray) -> np.ndarray:
         return (np.asarray(features, np.float32) * self.scale) @ self.projection
@@ -49,36 +49,36 @@ class Model:
 
 @dataclass(frozen=True)
 class SecondLook:
-    """A discriminant of emblem outlines (``features.emblem_outline``) among kinds the first look finds
-    alike (the grey in-decline sides): a token the first look gives one of them is looked at again."""
+    """The emblems (``features.emblem_spectra``) of the enrollment photos of kinds the first look finds alike (the
+    grey in-decline sides): a token the first look gives one of them is looked at again, its emblem against theirs."""
 
     members: np.ndarray     # (m,) int: indices into the model's labels, sorted
-    vectors: np.ndarray     # (n, k) float32: enrolled outlines, projected
-    targets: np.ndarray     # (n,) int: index into members
-    scale: np.ndarray       # (OUTLINE_SIZE,) float32
-    projection: np.ndarray  # (OUTLINE_SIZE, k) float32
+    templates: np.ndarray   # (n, 1, circles, harmonics) complex64: the photos' emblems
+    targets: np.ndarray     # (n,) int: index into members, sorted
+    spread: float           # how unlike its own kind's other photos a photo's emblem is (1 - correlation, median)
 
     def arrays(self) -> dict:
-        return {"second_members": self.members, "second_vectors": self.vectors, "second_targets": self.targets,
-                "second_scale": self.scale, "second_projection": self.projection}
+        return {"second_members": self.members, "second_templates": self.templates, "second_targets": self.targets,
+                "second_spread": np.array(self.spread, np.float32)}
 
     @classmethod
     def from_arrays(cls, data) -> "SecondLook | None":
         if "second_members" not in data.files:
             return None
-        look = cls(data["second_members"].astype(np.int32), data["second_vectors"].astype(np.float32),
-                   data["second_targets"].astype(np.int32), data["second_scale"].astype(np.float32),
-                   data["second_projection"].astype(np.float32))
-        if look.projection.shape[0] != OUTLINE_SIZE:
-            raise ValueError("outline size")
+        if "second_templates" not in data.files:  # a model of the emblems' outlines (before they were compared whole)
+            raise KeyError("emblem size")
+        look = cls(data["second_members"].astype(np.int32), data["second_templates"].astype(np.complex64),
+                   data["second_targets"].astype(np.int32), float(data["second_spread"]))
+        if look.templates.shape[2:] != EMBLEM_SHAPE:
+            raise KeyError("emblem size")
         return look
 
-    def distances(self, outlines: np.ndarray) -> np.ndarray:
-        """(N, members) squared distance of each outline to the nearest enrolled one of each member."""
-        q = (np.asarray(outlines, np.float32) * self.scale) @ self.projection
-        d2 = np.maximum((q ** 2).sum(1)[:, None] - 2 * q @ self.vectors.T + (self.vectors ** 2).sum(1)[None], 0)
+    def distances(self, emblems: np.ndarray) -> np.ndarray:
+        """(N, members): how unlike each emblem is the nearest photo of each member (1 - correlation), in shares of
+        ``spread``, squared (as the first look's distances are)."""
+        d = 1.0 - emblem_likeness(np.asarray(emblems), self.templates)
         starts = np.searchsorted(self.targets, np.arange(len(self.members)))
-        return np.minimum.reduceat(d2, starts, axis=1)
+        return (np.minimum.reduceat(d, starts, axis=1) / max(self.spread, 1e-3)) ** 2
 
 
 def load_model(path: str | Path) -> Model:
@@ -97,6 +97,9 @@ def load_model(path: str | Path) -> Model:
     except (OSError, ValueError, KeyError) as exc:
         if isinstance(exc, ModelError):
             raise
+        if "emblem size" in str(exc):
+            raise ModelError(f"{path}: model was made by another version (emblems described otherwise): "
+                             "enroll the tokens again") from None
         raise ModelError(f"{path}: not a readable token model ({type(exc).__name__})") from None
     if model.projection.ndim != 2 or model.projection.shape[0] != SIZE:
         raise ModelError(f"{path}: model was made by another version (feature size differs)")
@@ -181,7 +184,7 @@ def enroll(settings: Settings, samples: dict[str, list[np.ndarray]], seed: int =
     rng = np.random.default_rng(seed)
     labels = tuple(sorted(samples))
     alike = [li for li, label in enumerate(labels) if label in DECLINED]
-    vecs, targets, outlines = [], [], []
+    vecs, targets, emblems = [], [], []
     for li, label in enumerate(labels):
         for image in samples[label]:
             mask = segment_sample(image)
@@ -192,25 +195,28 @@ def enroll(settings: Settings, samples: dict[str, list[np.ndarray]], seed: int =
             views = [normalise(p, m, settings.feature_px) for p, m in crops]
             vecs.append(batch_features(np.array([v[0] for v in views]), np.array([v[1] for v in views])))
             targets += [li] * len(views)
-            if li in alike and len(alike) >= 2:
-                outlines += [(li, o) for o in emblem_outlines([p for p, _ in crops], [m for _, m in crops])]
+            if li in alike and len(alike) >= 2:  # the photo itself: turned views add nothing a turn does not
+                emblems.append((li, emblem_spectra([crops[0][0]], [crops[0][1]], shifts=False)[0]))
     X = np.concatenate(vecs)
     y = np.array(targets, np.int32)
     scale = (1.0 / (X.std(0) + 0.02)).astype(np.float32)
     W = _discriminant(X * scale, y, len(labels))
     areas = np.array([float((sizes or {}).get(lab, 0.0)) for lab in labels], np.float32)
-    return Model(labels, (X * scale) @ W, y, scale, W, areas if areas.any() else None, _second_look(alike, outlines))
+    return Model(labels, (X * scale) @ W, y, scale, W, areas if areas.any() else None, _second_look(alike, emblems))
 
 
-def _second_look(members: list[int], outlines: list) -> SecondLook | None:
-    """The discriminant of emblem outlines among ``members`` (label indices), or None (fewer than two)."""
-    if len(members) < 2 or not outlines:
+def _second_look(members: list[int], emblems: list) -> SecondLook | None:
+    """The enrolled emblems of ``members`` (label indices), or None (fewer than two kinds)."""
+    if len(members) < 2 or not emblems:
         return None
-    X = np.array([o for _, o in outlines], np.float32)
-    y = np.array([members.index(li) for li, _ in outlines], np.int32)
-    scale = (1.0 / (X.std(0) + 1e-3)).astype(np.float32)
-    W = _discriminant(X * scale, y, len(members))
-    return SecondLook(np.array(members, np.int32), (X * scale) @ W, y, scale, W)
+    templates = np.array([e for _, e in emblems], np.complex64)
+    targets = np.array([members.index(li) for li, _ in emblems], np.int32)
+    like = emblem_likeness(templates, templates)
+    np.fill_diagonal(like, -1.0)
+    same = targets[:, None] == targets[None]
+    own = np.where(same, like, -1.0).max(1)  # each photo against its kind's other photos
+    spread = float(np.median(1.0 - own[own > -1.0])) if (own > -1.0).any() else 0.1
+    return SecondLook(np.array(members, np.int32), templates, targets, max(spread, 0.02))
 
 
 def _discriminant(X: np.ndarray, y: np.ndarray, n_classes: int) -> np.ndarray:
@@ -254,14 +260,14 @@ class Classified:
 
 
 def classify(model: Model, features: np.ndarray, neighbours: int = 1, areas: np.ndarray | None = None,
-             size_weight: float = 0.0, outlines=None) -> Classified:
+             size_weight: float = 0.0, emblems=None) -> Classified:
     """The nearest enrolled label for each feature vector (rows of ``features``); with ``areas`` (each
     token's area in mm²) and a model that measured its kinds' sizes, a kind whose size differs is farther:
     its distance grows by ``size_weight`` times the squared log of the ratio, as a share.
 
-    ``outlines``: a function of row indices giving those tokens' emblem outlines
-    (``features.emblem_outline``); a token the first look gives a kind of the model's second look (the
-    grey in-decline sides) is ranked again among those kinds by its outline alone."""
+    ``emblems``: a function of row indices giving those tokens' emblems (``features.emblem_spectra``); a token
+    the first look gives a kind of the model's second look (the grey in-decline sides) is ranked again among
+    those kinds by its emblem."""
     if len(features) == 0:
         return Classified((), np.zeros(0), np.zeros(0))
     q = model.project(features)
@@ -283,13 +289,13 @@ def classify(model: Model, features: np.ndarray, neighbours: int = 1, areas: np.
         ratio = np.log(np.maximum(np.asarray(areas, np.float32)[:, None], 1.0) / np.maximum(model.areas[None], 1.0))
         per_class = per_class * (1 + size_weight * np.where(known[None], ratio * ratio, 0.0)).astype(np.float32)
     sure = per_class
-    if model.second is not None and outlines is not None:
-        per_class, sure = _look_again(model.second, per_class, outlines)
+    if model.second is not None and emblems is not None:
+        per_class, sure = _look_again(model.second, per_class, emblems)
     order = np.argsort(per_class, 1, kind="stable")
     rows = np.arange(len(q))
     best = per_class[rows, order[:, 0]]
     # The label's confidence, from the distances with the emblem's full say: how much nearer the label is than
-    # the nearest other kind (0 where the outline alone would have chosen another).
+    # the nearest other kind (0 where the emblem alone would have chosen another).
     mine = sure[rows, order[:, 0]]
     rest = sure.copy()
     rest[rows, order[:, 0]] = np.inf
@@ -302,20 +308,20 @@ def classify(model: Model, features: np.ndarray, neighbours: int = 1, areas: np.
 # emblem (the grey in-decline sides of one printing) are often that near, and which of them is nearest then
 # says as much about where on the tray each was enrolled, under which part of the lamp, as about the token.
 ALIKE = 3.0
-OUTLINE_CAP = 3.0  # an outline makes a kind at most this much farther, for its label
+EMBLEM_CAP = 3.0  # an emblem makes a kind at most this much farther, for its label
 
 
-def _look_again(second: SecondLook, per_class: np.ndarray, outlines) -> tuple[np.ndarray, np.ndarray]:
-    """``per_class`` with the second look's kinds weighed again by outline, for the rows whose nearest is one of
+def _look_again(second: SecondLook, per_class: np.ndarray, emblems) -> tuple[np.ndarray, np.ndarray]:
+    """``per_class`` with the second look's kinds weighed again by emblem, for the rows whose nearest is one of
     them and whose first look finds the nearest two alike (within ``ALIKE``): each one's distance is multiplied
-    by how much farther its outline is than the nearest outline. A first look that tells them apart clearly
-    keeps its say; where it finds them alike, the outline decides.
+    by how much less like its emblem each is than the likest. A first look that tells them apart clearly
+    keeps its say; where it finds them alike, the emblem decides.
 
-    Returned twice: with the outline's weight capped at ``OUTLINE_CAP`` (the labels and the region's vote: a
+    Returned twice: with the emblem's weight capped at ``EMBLEM_CAP`` (the labels and the region's vote: a
     printing whose in-decline sides differ by colour and motif, not by an emblem, keeps what the first look
     reads, and a region's vote can still bring a token back to its pile's kind), and with its full weight (the
     confidence: a token whose emblem matches one kind's many times better than any other's is sure of it; with
-    the cap every reading the outline decided looked unsure, under 0.3)."""
+    the cap every reading the emblem decided looked unsure, under 0.3)."""
     rows = np.nonzero(np.isin(per_class.argmin(1), second.members))[0]
     if len(rows) == 0:
         return per_class, per_class
@@ -325,10 +331,10 @@ def _look_again(second: SecondLook, per_class: np.ndarray, outlines) -> tuple[np
     rows, block = rows[alike], block[alike]
     if len(rows) == 0:
         return per_class, per_class
-    d = second.distances(outlines(rows)) + 1.0  # + one within-kind spread: an exact match is not infinitely sure
+    d = second.distances(emblems(rows)) + 1.0  # + one within-kind spread: an exact match is not infinitely sure
     ratio = d / d.min(1, keepdims=True)
     out = []
-    for cap in (OUTLINE_CAP, np.inf):
+    for cap in (EMBLEM_CAP, np.inf):
         weighed = block * np.minimum(ratio, cap)
         # Scaled so the nearest of them stays as near as the first look found them: which side is up (active or
         # in decline) is still the first look's to say.

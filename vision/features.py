@@ -135,106 +135,82 @@ def _emblem(lum: np.ndarray, cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
     return np.concatenate([vals.mean(2), spec.reshape(n, -1)], 1)
 
 
-# The emblem's outline, for telling apart kinds printed alike (grey in-decline sides): the emblem's radius (its
-# ink darker than the face around it, or lighter, whichever the printing chose) along rays from its own ink
-# centre (so a shadow or a stacked token in the blob's outline does not move it), described by its harmonics'
-# magnitudes and the bispectrum's phase couplings F_k F_l conj(F_k+l): unchanged by turning the token, yet a
-# five-pointed star and a pentagon differ.
-OUTLINE_ANGLES = 64
-OUTLINE_RADII = 16
-OUTLINE_REACH = 0.9       # rays reach this share of the token's radius
-OUTLINE_HARMONICS = 9
-OUTLINE_PAIRS = tuple((k, m) for k in range(2, 5) for m in range(k, 9 - k))
-OUTLINE_SIZE = OUTLINE_HARMONICS + 2 * len(OUTLINE_PAIRS)
-_PAIRS = tuple(np.array(p) for p in zip(*OUTLINE_PAIRS))
+# The emblem, for telling apart kinds printed alike (grey in-decline sides): the token's brightness on a polar
+# grid around its centre (circles out to the emblem's reach, inside the rim), made zero-mean and of unit length,
+# kept as its Fourier series along each circle. Two tokens compare by their correlation at their best turn (one
+# inverse transform gives it at every turn at once), so the whole emblem counts, whatever its form: bars, a ring,
+# several parts; an emblem lighter than its face correlates with its own kind as a dark one does. A token seen in
+# part is centred off its emblem: it is looked at from ``EMBLEM_SHIFTS`` centres around its own, and the best
+# counts.
+POLAR_ANGLES = 32
+POLAR_RADII = np.linspace(0.08, 0.72, 8)  # shares of the token's radius
+_SHIFT = 0.12
+EMBLEM_SHIFTS = np.array([(0.0, 0.0)] + [(f * _SHIFT * np.cos(t), f * _SHIFT * np.sin(t))
+                                         for f in (1, 2) for t in np.arange(8) * np.pi / 4], np.float32)
+_POLAR_X = (POLAR_RADII[:, None] * np.cos(np.arange(POLAR_ANGLES) * 2 * np.pi / POLAR_ANGLES)[None]).astype(np.float32)
+_POLAR_Y = (POLAR_RADII[:, None] * np.sin(np.arange(POLAR_ANGLES) * 2 * np.pi / POLAR_ANGLES)[None]).astype(np.float32)
+EMBLEM_SHAPE = (len(POLAR_RADII), POLAR_ANGLES // 2 + 1)
 
 
-def emblem_outline(patch: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """The rotation-invariant description of a token's emblem (``OUTLINE_SIZE`` numbers), from ``patch``
-    (BGR, any size: the token at the board's resolution or finer) and its ``mask``."""
-    return emblem_outlines([patch], [mask])[0]
-
-
-def emblem_outlines(patches, masks) -> np.ndarray:
-    """``emblem_outline`` of several tokens at once, one row each."""
-    return outline_invariants(emblem_radii(patches, masks))
-
-
-def emblem_radii(patches, masks) -> np.ndarray:
-    """The emblem's radius along ``OUTLINE_ANGLES`` rays from its ink centre, in shares of the token's radius,
-    one row per token (zeros where a token is too small to look at)."""
-    n = len(patches)
-    rings = np.zeros((n, OUTLINE_RADII, OUTLINE_ANGLES), np.float32)
-    a = np.arange(OUTLINE_ANGLES) * 2 * np.pi / OUTLINE_ANGLES
-    rho = (np.arange(OUTLINE_RADII) + 0.5) / OUTLINE_RADII * OUTLINE_REACH
-    ray_x, ray_y = (rho[:, None] * np.cos(a)[None]).astype(np.float32), (rho[:, None] * np.sin(a)[None]).astype(np.float32)
-    seen = np.zeros(n, bool)
+def emblem_spectra(patches, masks, radius: float = 0.0, shifts: bool = True) -> np.ndarray:
+    """Each token's emblem: (N, centres, circles, harmonics) complex, from ``patches`` (BGR, any size: the token at
+    the board's resolution or finer) and their ``masks``; ``radius``: a whole token's radius in pixels (a token seen
+    in part is not taken for a smaller one; 0: from its mask); ``shifts``: looked at from ``EMBLEM_SHIFTS`` centres
+    (a token on the board) or its own only (an enrollment photo). A token too small to look at is all zeros."""
+    centres = EMBLEM_SHIFTS if shifts else EMBLEM_SHIFTS[:1]
+    out = np.zeros((len(patches), len(centres)) + EMBLEM_SHAPE, np.complex64)
     for i, (patch, mask) in enumerate(zip(patches, masks)):
         m = cv2.moments(mask.astype(np.uint8), True)
         if m["m00"] < 12:
             continue
         grey = cv2.GaussianBlur(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), (0, 0), 0.8).astype(np.float32)
-        cx, cy, R = m["m10"] / m["m00"], m["m01"] / m["m00"], float(np.sqrt(m["m00"] / np.pi))
-        if _light_ink(grey, cx, cy, R):  # a light emblem on a darker face: its ink is what is lighter
-            grey = 255 - grey
-        # The ink's own centre: the emblem is printed at the token's centre (the blob's outline may hold a
-        # shadow or a token beneath).
-        disc = np.zeros(grey.shape, np.uint8)
-        cv2.circle(disc, (int(round(cx * 4)), int(round(cy * 4))), int(0.75 * R * 4), 1, -1, shift=2)
-        vals = grey[disc > 0]
-        if len(vals) >= 12:
-            k = max(len(vals) // 20, 1)
-            part = np.partition(vals, (k, len(vals) - 1 - k))
-            c = cv2.moments(np.maximum((part[k] + part[len(vals) - 1 - k]) / 2 - grey, 0) * disc)
-            if c["m00"] > 0:
-                cx, cy = c["m10"] / c["m00"], c["m01"] / c["m00"]
-        rings[i] = cv2.remap(grey, cx + ray_x * R, cy + ray_y * R, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        seen[i] = True
-    # Ink along each ray, from the centre up to where it first ends: the emblem's radius at that angle.
-    inner = np.sort(rings[:, :OUTLINE_RADII * 2 // 3].reshape(n, -1), 1)
-    lo, hi = inner[:, inner.shape[1] // 10, None, None], inner[:, inner.shape[1] * 9 // 10, None, None]
-    dark = np.clip(((lo + hi) / 2 - rings) / np.maximum((hi - lo) * 0.25, 1.0) + 0.5, 0, 1)
-    light = dark <= 0.5
-    before = np.cumsum(light, 1) - light  # light samples nearer the centre than this one
-    radius = (dark * (before == 0)).sum(1) / OUTLINE_RADII * OUTLINE_REACH
-    radius[~seen] = 0
-    return radius.astype(np.float32)
-
-
-def _ring_offsets(radii, n: int) -> np.ndarray:
-    a = np.arange(n) * 2 * np.pi / n
-    return np.array([(r * np.cos(t), r * np.sin(t)) for r in radii for t in a])
-
-
-# Where a token's emblem and its face are sampled, in shares of the token's radius: the emblem's middle, then
-# the face around it, inside the rim.
-_CENTRE = _ring_offsets((0.0, 0.12, 0.2), 8)
-_PROBES = np.concatenate([_CENTRE, _ring_offsets((0.55, 0.62, 0.7), 16)]).T.copy()
-
-
-def _light_ink(grey: np.ndarray, cx: float, cy: float, R: float) -> bool:
-    """Whether a token's emblem is printed lighter than its face: the emblem lies at the centre, the face around
-    it (the median of a ring between half and three quarters of the token's radius)."""
-    h, w = grey.shape
-    x = (cx + 0.5 + _PROBES[0] * R).astype(np.intp)
-    y = (cy + 0.5 + _PROBES[1] * R).astype(np.intp)
-    vals = grey[np.minimum(np.maximum(y, 0), h - 1), np.minimum(np.maximum(x, 0), w - 1)]
-    face = np.sort(vals[len(_CENTRE):])
-    return float(vals[:len(_CENTRE)].mean()) > float(face[len(face) // 2])
-
-
-def outline_invariants(radius: np.ndarray) -> np.ndarray:
-    """What of the emblem radii (``emblem_radii``) a turn of the token leaves unchanged: the harmonics'
-    magnitudes and the bispectrum's phase couplings (``OUTLINE_SIZE`` numbers a row)."""
-    seen = radius.any(1)
-    F = np.fft.rfft(radius.astype(np.float64), axis=1) / OUTLINE_ANGLES
-    k, j = _PAIRS
-    z = F[:, k] * F[:, j] * np.conj(F[:, k + j])
-    size = np.abs(z)
-    z = z * np.where(size > 1e-12, np.cbrt(size) / np.maximum(size, 1e-12), 0.0)
-    out = np.concatenate([np.abs(F[:, :OUTLINE_HARMONICS]), z.real, z.imag], 1).astype(np.float32)
-    out[~seen] = 0
+        cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+        R = max(float(np.sqrt(m["m00"] / np.pi)), radius)
+        xs = (cx + R * (centres[:, 0, None, None] + _POLAR_X[None])).reshape(-1, POLAR_ANGLES)
+        ys = (cy + R * (centres[:, 1, None, None] + _POLAR_Y[None])).reshape(-1, POLAR_ANGLES)
+        v = cv2.remap(grey, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        v = v.reshape(len(centres), -1)
+        v -= v.mean(1, keepdims=True)
+        v /= np.sqrt((v * v).sum(1, keepdims=True)) + 1e-6
+        out[i] = np.fft.rfft(v.reshape((len(centres), len(POLAR_RADII), POLAR_ANGLES)), axis=2)
     return out
+
+
+def emblem_spectrum(patch: np.ndarray, mask: np.ndarray, radius: float = 0.0, shifts: bool = True) -> np.ndarray:
+    """``emblem_spectra`` of one token."""
+    return emblem_spectra([patch], [mask], radius, shifts)[0]
+
+
+def emblem_likeness(queries: np.ndarray, templates: np.ndarray) -> np.ndarray:
+    """(N, T): the correlation (-1..1) of each query emblem (``emblem_spectra``, any centres) with each template
+    (one centre each), at the best turn and the best of the query's centres. In real arithmetic, as two matrix
+    products (numpy multiplies complex matrices by the batch many times slower): the correlation's spectrum, per
+    harmonic summed over the circles, then the correlation at every turn (the inverse transform, ``_TURNS``)."""
+    n, t = len(queries), len(templates)
+    if n == 0 or t == 0:
+        return np.zeros((n, t), np.float32)
+    c = queries.shape[1]
+    q = queries.reshape(n * c, *EMBLEM_SHAPE).transpose(2, 0, 1)        # (harmonics, queries, circles)
+    a = np.concatenate([q.real, q.imag], 2).astype(np.float32)
+    tpl = templates[:, 0].transpose(2, 1, 0)                            # (harmonics, circles, templates)
+    tr, ti = tpl.real.astype(np.float32), tpl.imag.astype(np.float32)
+    b = np.concatenate([np.concatenate([tr, ti], 1), np.concatenate([-ti, tr], 1)], 2)
+    spectrum = np.matmul(a, b)  # (harmonics, queries, 2 templates): q conj(t), real parts then imaginary
+    cos, sin = _TURNS
+    corr = np.tensordot(spectrum[..., :t], cos, (0, 0)) + np.tensordot(spectrum[..., t:], sin, (0, 0))
+    return corr.max(2).reshape(n, c, t).max(1)
+
+
+def _inverse_transform() -> tuple[np.ndarray, np.ndarray]:
+    """The inverse real Fourier transform of ``POLAR_ANGLES`` points as two matrices (harmonics, turns): the
+    real parts' and the imaginary parts' share of the signal at each turn (``np.fft.irfft``)."""
+    k = np.arange(EMBLEM_SHAPE[1])[:, None]
+    turn = np.arange(POLAR_ANGLES)[None] * 2 * np.pi / POLAR_ANGLES
+    w = np.where((k == 0) | (k == POLAR_ANGLES // 2), 1.0, 2.0) / POLAR_ANGLES
+    return (w * np.cos(k * turn)).astype(np.float32), (-w * np.sin(k * turn)).astype(np.float32)
+
+
+_TURNS = _inverse_transform()
 
 
 def token_features(patch: np.ndarray, mask: np.ndarray, size: int = 24) -> np.ndarray:

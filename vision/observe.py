@@ -15,7 +15,7 @@ from .classify import Model, classify, vote
 from .labels import DECLINED, OCCUPANTS
 from .detect import Reference, blinded_share, detect, lopsided, mountain_regions
 from .errors import RegistrationError, VisionError
-from .features import batch_features, emblem_outlines, normalise
+from .features import batch_features, emblem_spectra, normalise
 from .geometry import Geometry, raster, room
 from .register import Registration, rectify, register
 from .settings import Settings
@@ -115,7 +115,7 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     t4 = clock()
     mm2 = np.array([b.area for b in det.blobs], np.float32) / r.px_per_mm ** 2
     result = classify(model, feats, settings.neighbours, mm2, settings.size_weight,
-                      lambda rows: blob_outlines(rect, [det.blobs[i] for i in rows]))
+                      lambda rows: blob_emblems(rect, [det.blobs[i] for i in rows], det.token_area))
     t5 = clock()
     tokens: dict[int, dict[str, int]] = {rid: {} for rid in geometry.region_ids}
     conf = {rid: 1.0 for rid in geometry.region_ids}
@@ -369,10 +369,12 @@ def _undo_gains(gains: list[tuple]) -> np.ndarray:
     return np.minimum(np.maximum(levels, 0), 255).astype(np.uint8).reshape(-1, 256, 1, 3)
 
 
-def blob_outlines(rectified: np.ndarray, blobs) -> np.ndarray:
-    """The emblem outline (``features.emblem_outline``) of each blob, one row each."""
+def blob_emblems(rectified: np.ndarray, blobs, token_area: float = 0.0) -> np.ndarray:
+    """The emblem (``features.emblem_spectra``) of each blob, one row each, looked at as a whole token's
+    (``token_area`` in pixels): a token seen in part is as wide as any."""
     boxes = [b.bbox for b in blobs]
-    return emblem_outlines([rectified[y:y + h, x:x + w] for x, y, w, h in boxes], [b.mask for b in blobs])
+    return emblem_spectra([rectified[y:y + h, x:x + w] for x, y, w, h in boxes], [b.mask for b in blobs],
+                          float(np.sqrt(max(token_area, 0.0) / np.pi)))
 
 
 class Observer:
