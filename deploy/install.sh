@@ -30,7 +30,10 @@ PYTHON=/usr/bin/python3  # Debian's: the venv must see Debian's numpy, OpenCV an
 GROUPS_NEEDED=(video gpio dialout)
 # picamera2 comes from Debian and is built against Debian's numpy 1.x: a pip-installed numpy 2
 # breaks it, so numpy and OpenCV come from Debian too and the venv sees them (--system-site-packages).
-APT_PACKAGES=(python3 python3-venv python3-numpy python3-opencv avahi-daemon)
+# libopenblas0: Debian's numpy otherwise multiplies matrices with the reference BLAS (libblas3), and the
+# emblem's second look (vision/features.emblem_likeness) is two matrix products a frame: observe 23.5 -> 20.4 ms a
+# 1080p frame on one core (bench/pi.py --stacks debian).
+APT_PACKAGES=(python3 python3-venv python3-numpy python3-opencv libopenblas0 avahi-daemon)
 # Only Raspberry Pi OS's own repository has these; elsewhere the companion does without them.
 PI_ONLY_PACKAGES=(python3-picamera2 python3-lgpio)
 declare -A WITHOUT=(
