@@ -118,7 +118,7 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
                       lambda rows: blob_emblems(rect, [det.blobs[i] for i in rows], det.token_area))
     t5 = clock()
     tokens: dict[int, dict[str, int]] = {rid: {} for rid in geometry.region_ids}
-    conf = {rid: 1.0 for rid in geometry.region_ids}
+    # per region, each label's lowest confidence (the region's own is the lowest of them)
     by_label: dict[int, dict[str, float]] = {rid: {} for rid in geometry.region_ids}
     labels = list(result.labels)
     if settings.one_occupant_per_region and len(det.blobs):
@@ -144,14 +144,13 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
         c = float(c) * (1.0 - blinded_share(calibration.reference, blob.bbox))
         counts = tokens[blob.region]
         counts[label] = counts.get(label, 0) + 1
-        conf[blob.region] = min(conf[blob.region], float(c))
         here = by_label[blob.region]
         here[label] = min(here.get(label, 1.0), float(c))
     if settings.mountains_on_mountain_regions and settings.mountain_specks and "mountain" in model.labels:
         _mountain_specks(det.specks, mountains, tokens)
     fits = room(geometry)
     regions = {rid: RegionView({} if rid in det.occluded else tokens[rid], rid in det.occluded,
-                               0.0 if rid in det.occluded else conf[rid], fits[rid],
+                               0.0 if rid in det.occluded else min(by_label[rid].values(), default=1.0), fits[rid],
                                {} if rid in det.occluded else by_label[rid]) for rid in geometry.region_ids}
     if timings is not None:
         for k, v in (("register", t1 - t0), ("rectify", t2 - t1), ("detect", t3 - t2), ("features", t4 - t3),

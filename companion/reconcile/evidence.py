@@ -25,12 +25,12 @@ def view_of(observation) -> tuple[View, set[int]]:
     return seen, hidden
 
 
-def unsure_of(game: Game, observation, below: float) -> set[int]:
-    """Regions where vision read tokens with a confidence under ``below`` (that of the pieces the
-    follower judges there, ``judged_confidence``): likely misreads (glare, blur), so the follower
-    neither acts on them alone nor raises an alert for them."""
+def unsure_of(observation, confidence: dict[int, float], below: float) -> set[int]:
+    """Regions where vision read tokens with a confidence under ``below`` (``confidence``: that of the pieces
+    the follower judges there, ``judged_confidence``, by region): likely misreads (glare, blur), so the
+    follower neither acts on them alone nor raises an alert for them."""
     return {int(rid) for rid, region in observation.regions.items()
-            if region.tokens and not region.occluded and judged_confidence(game, int(rid), region) < below}
+            if region.tokens and not region.occluded and confidence[int(rid)] < below}
 
 
 def judged_confidence(game: Game, region_id: int, region) -> float:

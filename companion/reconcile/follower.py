@@ -84,7 +84,7 @@ class Follower:
         self.evidence.room = {int(rid): r.room for rid, r in observation.regions.items() if getattr(r, "room", 0)}
         self.evidence.confidence = {int(rid): judged_confidence(game, int(rid), r)
                                     for rid, r in observation.regions.items()}
-        return self.see(game, seen, hidden, unsure_of(game, observation, self.unsure_below))
+        return self.see(game, seen, hidden, unsure_of(observation, self.evidence.confidence, self.unsure_below))
 
     def see(self, game: Game, seen: View, hidden: set[int] = frozenset(),
             unsure: set[int] = frozenset(), vote: bool = True) -> Outcome:
