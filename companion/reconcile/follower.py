@@ -364,6 +364,9 @@ class Follower:
         action = None
         if g.phase == "conquest" and active is not None:
             action = guess_redeploy(g, active, seen, unknown=self.evidence.last_unknown, room=self.evidence.room)
+            if g.explain(action) is not None:  # the counts read do not fit the race (a misread): the table
+                # ended the step all the same; the troops as the game has them, a later sight amends them
+                action = guess_redeploy(g, active, expected_view(g), room=self.evidence.room)
         elif g.phase == "resettlement":
             action = resettlement(g, g.tribes[g.resettle_queue[0][1]], seen, self.evidence.last_unknown, self.evidence.room)
         if action is not None and g.explain(action) is None:

@@ -284,8 +284,9 @@ def _tokens_moved(g: Game, tribe, d: Difference) -> bool:
 def guess_redeploy(g: Game, tribe, seen: View, race: str | None = None, unknown: set[int] = frozenset(),
                    room: dict[int, int] | None = None) -> Redeploy:
     """The redeployment the camera shows; tokens it cannot see are on a region it cannot read now
-    (``unknown``), else where the counts read make likeliest (``stacks.spread``). A later sight may amend it
-    (``amended_redeploy``)."""
+    (``unknown``), else where the counts read make likeliest (``stacks.spread``). More tokens read than
+    the race has are a misread of the regions it cannot read now: those counts give way first (down to
+    one token). A later sight may amend it (``amended_redeploy``)."""
     label = race_label(g, tribe.name)
     held = g.regions_of(tribe.name)
     total = g.tokens_to_redeploy(tribe)
@@ -296,6 +297,11 @@ def guess_redeploy(g: Game, tribe, seen: View, race: str | None = None, unknown:
         return Redeploy(placement({r: 1 for r in keep}), race)
     counts = {r: max(1, seen.get(r, {}).get(label, 0)) for r in held}
     spare = total - sum(counts.values())
+    for r in sorted(set(held) & set(unknown), key=lambda r: (-counts[r], r)):
+        if spare >= 0:
+            break  # more read than the race has: a count the camera cannot read now is the misread
+        cut = min(counts[r] - 1, -spare)
+        counts[r], spare = counts[r] - cut, spare + cut
     if spare < 0:
         return Redeploy(placement(counts), race)  # more seen than there are: explain() refuses it
     if spare:  # tokens under a stack: on a region the camera cannot read now, else where the counts

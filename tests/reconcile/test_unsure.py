@@ -611,3 +611,27 @@ def test_a_region_s_bias_beside_a_conquest_read_surely_is_no_second_conquest():
     seen = {**expected_view(g), 3: {"humans": 1}, 2: expected_view(play(g.copy(), "conquer 2"))[2]}
     out = still(f, g, observation(seen, {3: 0.05, 2: 0.9}))
     assert [a.notation() for a in out.actions] == ["conquer 2"] and out.raised == []
+
+
+def test_more_tokens_read_than_the_race_has_are_taken_off_the_region_the_camera_cannot_read():
+    """A stack read too high on a region vision is unsure of does not make the redeployment impossible:
+    the excess is that region's misread."""
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4", "conquer 9", "conquer 10")
+    seen = {**expected_view(g), 4: {"ratmen": 3}, 9: {"ratmen": 10}, 10: {"ratmen": 1}}  # 12 Ratmen, 14 read
+    f = Follower()
+    f.observe(g, observation(seen, {9: 0.05}))
+    assert [a.notation() for a in f.redeployed(g).actions] == ["redeploy 4:3 9:8 10:1"]
+
+
+def test_the_end_of_the_turn_is_taken_when_the_counts_read_do_not_fit_the_race():
+    """The table ended the turn: counts read surely that the race cannot have (more tokens than it
+    owns) leave the troops as the game has them, and the turn still ends (before, the End Turn was
+    lost and the follower stayed a turn behind)."""
+    g = play(game_with("alchemist ratmen", "berserk amazons"), "pick ratmen", "conquer 4", "conquer 9", "conquer 10")
+    f = Follower()
+    f.observe(g, observation({**expected_view(g), 4: {"ratmen": 6}, 9: {"ratmen": 6}, 10: {"ratmen": 6}},
+                             {4: 0.9, 9: 0.9, 10: 0.9}))
+    out = f.confirm(g)
+    assert [type(a).__name__ for a in out.actions] == ["Redeploy", "EndTurn"]
+    out.apply_to(g)
+    assert g.current_player == 1
