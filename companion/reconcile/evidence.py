@@ -95,7 +95,9 @@ def misreads(game: Game, seen: View, told_apart: set[int] = frozenset()) -> tupl
 
 def _grey_sides(game: Game, seen: View, told_apart: set[int]) -> View:
     """Another race's in-decline side read on most regions of a race (its player declining it in
-    their turn, or a race in decline already) is that race's own side: the sides look alike."""
+    their turn, or a race in decline already) is that race's own side: the sides look alike. A decline
+    turns every region over: while as many of the active race's regions still show its active side as
+    show an in-decline side, the grey token is another race in decline put there (an illegal move)."""
     out = seen
     for tribe in game.tribes.values():
         held = game.regions_of(tribe.name)
@@ -107,6 +109,9 @@ def _grey_sides(game: Game, seen: View, told_apart: set[int]) -> View:
                 and any(label_race(label)[1] for label in seen.get(r, {})) and r not in told_apart]
         if not grey or 2 * len(grey) < len(held):
             continue
+        if tribe.active and len(grey) + sum(mine in seen.get(r, {}) for r in held) \
+                <= sum(own in seen.get(r, {}) for r in held):
+            continue  # as many regions still show the active side: a race in decline put on one, no decline
         out = dict(out) if out is seen else out
         for r in grey:
             here: dict[str, int] = {}

@@ -216,3 +216,12 @@ def test_an_illegal_move_onto_a_region_whose_count_alert_stands_is_raised():
     assert [a.code for a in f.see(g, seen).raised] == ["count"]
     out = f.see(g, {**seen, 4: {"humans": 1}})  # the Humans' one token onto the Ratmen's 12
     assert [(a.code, a.region, a.player) for a in out.raised] == [("too-few-tokens", 4, "Ben")]
+
+
+def test_a_race_in_decline_put_on_one_of_two_regions_of_the_active_race_is_flagged():
+    """A grey side read on one of the two regions of the player's active race, the other still read on
+    its active side, is no decline (a decline turns every region over): a race in decline put there."""
+    g = play(game_with("alchemist ratmen", "swamp humans", "hill elves"), "pick ratmen", "conquer 4",
+             "redeploy 4:12", "end", "pick humans", "conquer 1", "conquer 2", "redeploy 1:5 2:4", "end", "decline")
+    assert g.regions_of("humans") == [1, 2]  # Ben's turn
+    assert flagged(g, 1, {"ratmen-decline": 1}).code == "not-your-race"  # Ann's Ratmen, in Ben's turn
