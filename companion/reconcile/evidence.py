@@ -57,8 +57,9 @@ def misreads(game: Game, seen: View, told_apart: set[int] = frozenset()) -> tupl
     are unsure: something lies there, but not that). A Lost Tribe never moves onto a region; a
     Mountain lies where the map has one; the Dragon, a Hole-in-the-Ground, Heroes, a Fortress or an
     Encampment only come with a race or power in play (or lie on the board already); the in-decline
-    side of a race no player has, or the active side of one neither in play nor in the column, is
-    another token's picture: it is kept as unread (``view.UNREAD``: it tells that tokens lie there,
+    side of a race no player has, or the active side of one neither in play nor in the column, or the
+    in-decline side of an active race off its own regions (a decline turns its tokens over where they
+    lie, a conquest shows the active side), is another token's picture: it is kept as unread (``view.UNREAD``: it tells that tokens lie there,
     and how many) and never compared with the game. One more misread comes from the sides alone: the in-decline sides of
     the races look alike (grey), so another race's in-decline side read on most of the regions of
     a race is that race's own, turned; but not on the regions ``told_apart``, where this camera
@@ -78,6 +79,8 @@ def misreads(game: Game, seen: View, told_apart: set[int] = frozenset()) -> tupl
         race, in_decline = label_race(label)
         if race == pieces.LOST_TRIBE:
             return game.regions[rid].race == pieces.LOST_TRIBE
+        if in_decline and race in game.tribes and not game.tribes[race].in_decline:
+            return game.regions[rid].race == race  # an active race turns over where it lies, and conquers active
         return race in game.tribes or (not in_decline and race in in_column)
 
     out: View = {}

@@ -635,3 +635,16 @@ def test_the_end_of_the_turn_is_taken_when_the_counts_read_do_not_fit_the_race()
     assert [type(a).__name__ for a in out.actions] == ["Redeploy", "EndTurn"]
     out.apply_to(g)
     assert g.current_player == 1
+
+
+def test_an_active_races_in_decline_side_off_its_regions_is_a_misread_not_a_conquest():
+    """This printing's Lost Tribe token read as the grey side of the Ratmen, who are active: an active
+    race conquers on its active side and turns over only where it lies, so it is another token's
+    picture (unsure), not an illegal conquest."""
+    g = play(game_with("alchemist ratmen"), "pick ratmen", "conquer 4")
+    f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
+    seen = {**expected_view(g), 3: {"ratmen-decline": 1}}
+    for _ in range(3):
+        out = f.observe(g, observation(seen, {3: 0.9}))
+        assert out.raised == [] and out.actions == []
