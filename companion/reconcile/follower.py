@@ -387,7 +387,8 @@ class Follower:
         if game.finished or _turn(game) in self.asked:
             return None
         skip = readable(self.last_seen, self.evidence.last_hidden)
-        if not any(d.label not in pieces.MARKERS_IN_BOX for d in differences(game, self.last_seen, skip, self.evidence.unseen)):
+        if not any(d.label not in pieces.MARKERS_IN_BOX and not (d.expected and d.seen)
+                   for d in differences(game, self.last_seen, skip, self.evidence.unseen)):
             return None  # the races hold the regions as the game has it: markers and counts the corrections see to
         question = self._resync_question(game, self.last_seen, self.evidence.last_hidden)
         if question is None:

@@ -948,3 +948,18 @@ def test_a_resettlement_amendment_left_out_beside_another_difference_is_made_at_
     assert out.amend == [] and out.actions == []
     out = f.see(g, shown)
     assert [(i, a.notation()) for i, a in out.amend] == [(index, "resettle ratmen 10:1")]
+
+
+def test_the_end_turn_asks_nothing_when_only_counts_differ_on_the_regions_the_races_hold():
+    """The races hold the regions as the game has it, only a stack's count differs (the redeployment
+    split otherwise): the End Turn ends the step at once (the split is the amendments' to see to), no
+    question."""
+    g = act(game_with("alchemist ratmen", "swamp humans"), "pick ratmen", "conquer 4", "conquer 9", "redeploy 4:10 9:2")
+    f = Follower()
+    f.see(g, expected_view(g))
+    seen = {**expected_view(g), 4: {"ratmen": 6}, 9: {"ratmen": 6}}
+    f.see(g, seen)
+    out = f.confirm(g)
+    assert out.question is None and [a.notation() for a in out.actions] == ["end"]
+    out.apply_to(g)
+    assert g.current_player == 1
