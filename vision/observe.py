@@ -130,11 +130,14 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
         labels = _mountains(model, det.blobs, result, labels, mountains, r.px_per_mm,
                             settings.mountain_kin_ratio, settings.mountain_part_ratio, settings.size_weight)
         if settings.mountain_fragment_ratio > 0:
-            labels = _mountain_fragment(model, det.blobs, result, labels, mountains,
+            before = labels
+            labels = _mountain_fragment(model, det.blobs, result, list(labels), mountains,
                                         {rid for rid, _ in det.specks}, settings.mountain_fragment_ratio,
                                         settings.mountain_apart,
                                         lambda i: lopsided(calibration.reference, det, det.blobs[i]),
                                         settings.mountain_body)
+            if settings.one_occupant_per_region:
+                labels = _vote_again(settings, model, det.blobs, result, before, labels)
     index = {lab: k for k, lab in enumerate(model.labels)}
     for i, (blob, label, c) in enumerate(zip(det.blobs, labels, result.confidence)):
         if label is None:  # part of a piece counted already
@@ -183,6 +186,23 @@ def _one_occupant(settings: Settings, model: Model, blobs, result, labels: list[
             if pc[row, best] <= settings.vote_ratio * pc[row, own] + 1e-9:
                 labels[i] = model.labels[best]
     return labels
+
+
+def _vote_again(settings: Settings, model: Model, blobs, result, before: list, labels: list) -> list:
+    """Where a fragment was found to be the Mountain, it voted among its region's tokens for their one race
+    (``_one_occupant``): the others' race is chosen again from their own looks, without it."""
+    again = {blobs[i].region for i, (was, now) in enumerate(zip(before, labels)) if now == "mountain" and was != now}
+    if not again:
+        return labels
+    mine = [i for i, b in enumerate(blobs) if b.region in again and labels[i] not in (None, "mountain")]
+    looks = [None] * len(labels)
+    for i in mine:
+        looks[i] = result.labels[i]
+    looks = _one_occupant(settings, model, blobs, result, looks)
+    out = list(labels)
+    for i in mine:
+        out[i] = looks[i]
+    return out
 
 
 def _declined_in_frame(settings: Settings, model: Model, blobs, result, labels: list[str]) -> list[str]:
@@ -307,16 +327,19 @@ def _mountain_fragment(model: Model, blobs, result, labels: list, mountains: fro
         if labels[i] is not None:
             by_region.setdefault(b.region, []).append(i)
     for rid, here in by_region.items():
-        if rid not in mountains or rid in specks or any(labels[i] == "mountain" for i in here):
+        if rid not in mountains or any(labels[i] == "mountain" for i in here):
             continue
         pc = result.per_class
         ratio = {i: float(pc[i, k]) / max(float(pc[i].min()), 1e-9) for i in here}
         best = min(here, key=lambda i: (ratio[i], i))
+        if rid in specks and (labels[best] == result.labels[best] or sum(labels[i] == labels[best] for i in here) < 2):
+            continue  # its cap is a speck (``_mountain_specks``), unless the piece is counted as one more of its pile
         if len(here) == 1 and body > 0 and beside is not None:
             if ratio[best] <= fragment_ratio and beside(best) >= body:
                 labels[best] = "mountain"
             continue
-        if len(here) < 2 or sum(labels[i] == labels[best] for i in here) > 1:
+        # its kind by its own look: the one-race rule (``_one_occupant``) gives a fragment the kind of its pile
+        if len(here) < 2 or sum(result.labels[i] == result.labels[best] for i in here) > 1:
             continue  # alone, nothing to weigh it against; one of a pile's kind: ``_mountains`` weighs its kin
         if ratio[best] <= fragment_ratio and all(ratio[i] >= apart * ratio[best] for i in here if i != best):
             labels[best] = "mountain"

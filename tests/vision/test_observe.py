@@ -248,7 +248,8 @@ def test_a_mountain_showing_only_a_fragment_of_another_kinds_look_is_the_mountai
     taken for a grey in-decline side (the region read as that side, no Mountain). Every Mountain region holds its
     Mountain: with none read there, the piece nearest a Mountain is it when a Mountain is at most
     ``mountain_fragment_ratio`` (8) times farther than what it was read as and the region's other pieces are
-    ``mountain_apart`` (1.5) times farther from a Mountain, and it is the one piece of its kind there. A piece alone,
+    ``mountain_apart`` (1.5) times farther from a Mountain, and it is the one piece of its look there (the one-race
+    rule may have given it the kind of the tokens beside it). A piece alone,
     tokens of one kind, a speck of change (its cap: ``_mountain_specks``) and regions without a Mountain keep their readings."""
     from types import SimpleNamespace
 
@@ -257,9 +258,9 @@ def test_a_mountain_showing_only_a_fragment_of_another_kinds_look_is_the_mountai
     region = next(iter(mountain_regions("2p")))
     mountains = frozenset({region})
 
-    def read(rows, labels, specks=frozenset(), where=region, beside=0.0):
+    def read(rows, labels, specks=frozenset(), where=region, beside=0.0, look=None):
         blobs = _pieces_on(where, [(40 * i, 0, 20, 20) for i in range(len(rows))])
-        result = SimpleNamespace(per_class=np.array(rows, np.float32))
+        result = SimpleNamespace(per_class=np.array(rows, np.float32), labels=list(look or labels))
         return _mountain_fragment(model, blobs, result, list(labels), mountains, set(specks), 8.0, 1.5,
                                   lambda i: beside, 0.015)
 
@@ -288,8 +289,37 @@ def test_a_mountain_showing_only_a_fragment_of_another_kinds_look_is_the_mountai
     # Three of one kind (the clean tier: in-decline tokens on a Mountain out of sight, one a little more like it):
     # the kin rule of ``_mountains`` judges those, not this one.
     assert read(three, ["ratmen-decline"] * 3) == ["ratmen-decline"] * 3
+    # Its kind is its own look: a grey side the one-race rule gave the kind of the two Giants beside it
+    # (``_one_occupant``) is still the one piece of its look there.
+    giants, look = ["giants"] * 3, ["ratmen-decline", "giants", "giants"]
+    grey = [[271.0, 120.0, 90.0], [940.0, 100.0, 900.0], [510.0, 100.0, 900.0]]  # a Mountain 3, 9.4, 5.1 times
+    assert read(grey, giants, look=look) == ["mountain", "giants", "giants"]
+    assert read(grey, giants, look=look, specks={region}) == ["mountain", "giants", "giants"]  # not one more Giant
+    grey[2][0] = 350.0                                                             # 3, 9.4, 3.5 times: a token
+    assert read(grey, giants, look=look) == giants
     # A Mountain read already: nothing changes.
     assert read(three, ["mountain", "lost-tribe", "lost-tribe"]) == ["mountain", "lost-tribe", "lost-tribe"]
+
+
+def test_the_tokens_beside_a_mountain_fragment_choose_their_race_again_without_it(settings):
+    """Issue 20: the one-race rule (``_one_occupant``) gives a region's tokens the race that fits them all best; a
+    Mountain's fragment read as a grey side voted too and could tip two Giants into Trolls. Once the fragment is
+    found to be the Mountain, the others' race is chosen again from their own looks, without it."""
+    from types import SimpleNamespace
+
+    from vision.observe import _vote_again
+    model = SimpleNamespace(labels=["mountain", "giants", "trolls", "ratmen-decline"])
+    region = next(iter(mountain_regions("2p")))
+    blobs = _pieces_on(region, [(40 * i, 0, 20, 20) for i in range(3)]) + _pieces_on(region + 1, [(0, 0, 20, 20)])
+    # Distances (mountain, giants, trolls, ratmen-decline): the grey side near Trolls, the two tokens Giants.
+    rows = [[300.0, 900.0, 100.0, 90.0], [5000.0, 100.0, 150.0, 900.0], [5000.0, 100.0, 130.0, 900.0],
+            [5000.0, 100.0, 130.0, 900.0]]
+    result = SimpleNamespace(per_class=np.array(rows, np.float32),
+                             labels=["ratmen-decline", "giants", "giants", "giants"])
+    voted = ["trolls", "trolls", "trolls", "trolls"]  # the last: another region's, left as it was
+    assert _vote_again(settings, model, blobs, result, voted, ["mountain"] + voted[1:]) == \
+        ["mountain", "giants", "giants", "trolls"]
+    assert _vote_again(settings, model, blobs, result, voted, list(voted)) == voted  # no fragment taken
 
 
 def test_the_board_beside_a_fragment_of_a_larger_piece_changed_on_one_side(settings, clean_calibration):
