@@ -128,7 +128,8 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     mountains = mountain_regions(geometry.map)
     if settings.mountains_on_mountain_regions and len(det.blobs):
         labels = _mountains(model, det.blobs, result, labels, mountains, r.px_per_mm,
-                            settings.mountain_kin_ratio, settings.mountain_part_ratio, settings.size_weight)
+                            settings.mountain_kin_ratio, settings.mountain_part_ratio, settings.size_weight,
+                            settings.mountain_fragment_ratio)
         if settings.mountain_fragment_ratio > 0:
             before = labels
             labels = _mountain_fragment(model, det.blobs, result, list(labels), mountains,
@@ -235,11 +236,15 @@ def _declined_in_frame(settings: Settings, model: Model, blobs, result, labels: 
 
 
 def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozenset | None,
-               px_per_mm: float, kin_ratio: float = 5.0, part_ratio: float = 1.5, size_weight: float = 0.0) -> list[str]:
+               px_per_mm: float, kin_ratio: float = 5.0, part_ratio: float = 1.5, size_weight: float = 0.0,
+               fragment_ratio: float = 0.0) -> list[str]:
     """Rules (setup): "Put a Mountain token on each Region of the map featuring a Mountain"; "Mountains are
     immovable". So a Mountain read off the Mountain regions is the next kind that fits; on a Mountain region
     the piece most like a Mountain of a Mountain's size (where enrollment measured it) is the Mountain, and
-    other pieces read as Mountains there that touch it are parts of it."""
+    other pieces read as Mountains there that touch it are parts of it. With none of them read as a Mountain, a
+    piece counted as one more token of its pile only by the one-race rule (its own look another kind), a Mountain
+    at most ``fragment_ratio`` times farther than that look, is the Mountain's fragment before a piece of a
+    Mountain's size read as what it is (a Fortress beside Lost Tribe and a Mountain whose body hardly shows)."""
     if mountains is None or "mountain" not in model.labels:
         return labels
     k = model.labels.index("mountain")
@@ -267,6 +272,13 @@ def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozen
             # What is of a Mountain's size looks like none (a piece beside a Mountain whose body hardly shows): a
             # piece far more like a Mountain than it is the Mountain.
             fit = {i: ratio[i] for i in rest if ratio[i] * kin_ratio <= min(fit.values())}
+        if fragment_ratio > 0 and fit and all(labels[i] != "mountain" for i in fit):
+            # None read as a Mountain: a piece counted as one more of its pile only by the one-race rule (its own
+            # look another kind) is the Mountain's fragment before a piece read as what it is.
+            absorbed = {i: ratio[i] for i in rest if ratio[i] <= fragment_ratio and labels[i] != result.labels[i]
+                        and sum(labels[j] == labels[i] for j in here) > 1}
+            if absorbed:
+                fit = absorbed
         outliers = set()
         if not fit:
             # None of a Mountain's size: its body may hardly show (its cap and part of its rim), and the fragment

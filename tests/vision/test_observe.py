@@ -243,6 +243,37 @@ def test_a_piece_of_a_mountains_size_that_looks_like_none_is_not_the_mountain():
     assert got[0] == "mountain"
 
 
+def test_a_fragment_counted_as_one_more_of_its_pile_is_the_mountain_before_a_fortress():
+    """Issue 20: a Fortress beside two Lost Tribe tokens and a Mountain whose body hardly shows is the one piece of
+    a Mountain's size there, and a Mountain is only twice as far as a Fortress from it; the Mountain's fragment, read
+    as a grey side, was counted as a third Lost Tribe token by the one-race rule. With nothing read as a Mountain,
+    that piece (its own look another kind than the label it was given, a Mountain at most
+    ``mountain_fragment_ratio`` times farther than that look) is the Mountain; the Fortress stays a Fortress. Without
+    the fragment ratio, or where its look is a Lost Tribe's too, the Fortress is taken as before."""
+    from types import SimpleNamespace
+
+    from vision.observe import _mountains
+    model = SimpleNamespace(labels=["mountain", "fortress", "lost-tribe", "trolls-decline"],
+                            areas=np.array([700.0, 380.0, 270.0, 270.0], np.float32))
+    region = next(iter(mountain_regions("2p")))
+    blobs = _pieces_on(region, [(0, 0, 40, 40), (60, 0, 20, 20), (90, 0, 20, 20), (120, 0, 20, 20)])
+    blobs[0].area = 1000                        # 444 mm² at 1.5 px/mm: of a Mountain's size
+    # Distances (mountain, fortress, lost-tribe, trolls-decline).
+    rows = np.array([[200.0, 100.0, 900.0, 900.0], [1000.0, 900.0, 100.0, 900.0], [1000.0, 900.0, 100.0, 900.0],
+                     [350.0, 900.0, 140.0, 100.0]], np.float32)
+    read = ["fortress", "lost-tribe", "lost-tribe", "lost-tribe"]
+    look = ["fortress", "lost-tribe", "lost-tribe", "trolls-decline"]
+
+    def mountains(look, ratio=8.0):
+        return _mountains(model, blobs, SimpleNamespace(per_class=rows, labels=look), list(read),
+                          frozenset({region}), 1.5, fragment_ratio=ratio)
+
+    assert mountains(look) == ["fortress", "lost-tribe", "lost-tribe", "mountain"]
+    assert mountains(look, 0.0) == ["mountain", "lost-tribe", "lost-tribe", "lost-tribe"]
+    assert mountains(read) == ["mountain", "lost-tribe", "lost-tribe", "lost-tribe"]
+    assert mountains(look, 3.0) == ["mountain", "lost-tribe", "lost-tribe", "lost-tribe"]  # a Mountain 3.5 times
+
+
 def test_a_mountain_showing_only_a_fragment_of_another_kinds_look_is_the_mountain():
     """Issue 20: a Mountain in the board's colour may show only its cap and part of its rim, a token-sized fragment
     taken for a grey in-decline side (the region read as that side, no Mountain). Every Mountain region holds its
