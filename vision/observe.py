@@ -145,7 +145,7 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
             continue
         if label != result.labels[i]:  # a rule of the game gave it: as sure as the look is of that label
             c = min(c, result.confidence_of(i, index[label]))
-        c = float(c) * (1.0 - blinded_share(calibration.reference, blob.bbox))
+        c = float(c) * (1.0 - blinded_share(settings, rect, blob))
         counts = tokens[blob.region]
         counts[label] = counts.get(label, 0) + 1
         here = by_label[blob.region]

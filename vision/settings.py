@@ -56,7 +56,7 @@ class Settings:
     glare_chroma: float = 0.15      # a terrain this saturated shows how much grey the glare adds to its regions
     glare_min: float = 10.0         # grey levels of colourless excess over a region's colour that count as glare
     same_lamp: float = 0.2          # the light at play within this of calibration's (channels summed): its glare too
-    saturated: int = 245            # reference pixels this bright are blinded by glare: lower confidence
+    saturated: int = 245            # pixels this bright are blinded by glare: a piece's share of them lowers its confidence
     glare_bright: float = 0.75      # where glare blinded the reference, a frame this share of that bright in every channel is still glare
     # classification
     feature_px: int = 24            # side of the normalised token patch

@@ -9,7 +9,7 @@ from vision.observe import Calibration
 from vision.register import rectify, rectifying_transform, register
 from vision.render import Session, random_state
 
-from .conftest import small
+from .conftest import DESIGN, small
 
 
 def test_the_lamps_colour_is_undone_at_every_token(settings, geometry2p):
@@ -112,3 +112,59 @@ def test_the_empty_boards_glare_under_another_lamp_is_no_change(settings, geomet
         ref.glare_probe = None  # the glare relit with the lamp, as before
         before = float(detect(settings, ref, rect).changed[strong].mean())
         assert before > 0.5 and before > 4 * share, f"seed {seed}: {before:.1%} before, {share:.1%} now"
+
+
+def _blinded_spot(settings, session, calibration):
+    """The region the lamp blinds the camera on most (every channel of the empty board at its top), and the
+    point (mm) deepest inside that blinded part of it."""
+    import cv2
+    ref = calibration.reference
+    r = ref.raster
+    blind = ref.image.max(2) >= settings.saturated
+    best = None
+    for k, rid in enumerate(r.ids):
+        depth = cv2.distanceTransform(((r.labels == k) & blind).astype(np.uint8), cv2.DIST_L2, 5)
+        if best is None or depth.max() > best[0]:
+            y, x = np.unravel_index(int(np.argmax(depth)), depth.shape)
+            best = (float(depth.max()), int(rid), x / r.px_per_mm + r.origin[0], y / r.px_per_mm + r.origin[1])
+    return best
+
+
+def test_a_token_where_the_lamp_blinded_the_empty_board_is_read_as_surely_as_anywhere(settings, geometry2p, model):
+    """A lamp bright enough over part of the board that the empty board there is at the camera's top at calibration:
+    a token there, darker than the board, still shows its colours, and it is read as surely as the look is (the
+    follower trusts a reading from 0.3). Before, its confidence was lowered by the share of the empty board blinded
+    under it, to 0: a conquest put there was never flagged."""
+    from vision.observe import observe
+    from vision.render import Placed
+
+    from .test_occlusion import _spot
+    session = Session(geometry2p, 41, DESIGN, small("clean"))
+    h, w = session._light.shape[:2]
+    session._light = session._light * (1 + _spot((h, w), 0.45 * w, 0.5 * h, 0.08 * w, 0.6))
+    cal = Calibration.build(settings, geometry2p, session.empty())
+    depth, rid, x, y = _blinded_spot(settings, session, cal)
+    assert depth * 2 >= cal.reference.raster.px_per_mm * 20, "the blinded part holds a whole token"
+    for k, label in enumerate(("elves", "ratmen", "humans-decline")):
+        img, _ = session.render([Placed(label, x, y, 0.0)], None, np.random.default_rng(k))
+        obs, _ = observe(settings, cal, model, img)
+        assert obs.regions[rid].tokens == {label: 1}
+        assert obs.regions[rid].confidences[label] >= 0.3, (label, obs.regions[rid].confidences)
+
+
+def test_a_piece_the_lamp_blinds_at_play_is_read_unsure():
+    """Where the camera is at its top on a piece itself, its colours are lost: its confidence falls by the share of
+    its own pixels blinded (those of the board around it in its box do not count)."""
+    from vision.detect import Blob, blinded_share
+    from vision.settings import Settings
+    settings = Settings()
+    frame = np.full((40, 40, 3), 120, np.uint8)
+    mask = np.zeros((20, 20), np.uint8)
+    mask[5:15, 5:15] = 1
+    blob = Blob(0, (20.0, 20.0), 100, (10, 10, 20, 20), mask)
+    frame[10:15, 10:30] = 255  # the board's corner of the box and the piece's first row: the board does not count
+    assert blinded_share(settings, frame, blob) == 0.0
+    frame[15:20, 15:25, 2] = 250  # half the piece's pixels, one channel at its top
+    assert blinded_share(settings, frame, blob) == 0.5
+    frame[20:25, 15:25] = 255
+    assert blinded_share(settings, frame, blob) == 1.0
