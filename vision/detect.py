@@ -756,6 +756,14 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
             px0, py0, pw, ph = cv2.boundingRect(part)
             blobs.append((region, (float(c[0]), float(c[1])), int(cv2.countNonZero(part)),
                           (x + px0, y + py0, pw, ph), part[py0:py0 + ph, px0:px0 + pw]))
+    if settings.rim_edge > 0 and settings.stand_out > 0 and blobs:
+        # A patch of the camera's noise on a dark board, joined by the closing and the faint test, is no piece: it
+        # changed no more inside than the board around it (``_stands_out``) and has no rim (``_outlined``). A piece
+        # changed all over is not looked at; nor one on a Mountain region (a Mountain hardly stands out).
+        mountains = mountain_regions(raster.geometry.map) or ()
+        blobs = [b for b in blobs if b[0] in mountains or _changed_all_over(raw, b[3], b[4])
+                 or _stands_out(reference, blurred, mask, b[3], b[4], token_area) >= settings.stand_out
+                 or _outlined(reference, blurred, cv2.convexHull(cv2.findNonZero(b[4]) + b[3][:2])) >= settings.rim_edge]
     # Each with the change of light where it lies.
     gains = _gains_at(light, [b[1][0] / w for b in blobs], [b[1][1] / h for b in blobs])
     blobs = [Blob(*b, gain) for b, gain in zip(blobs, gains)]
@@ -881,7 +889,7 @@ def _outlined(reference: Reference, level: np.ndarray, hull: np.ndarray) -> floa
     how much more the frame (``level``: relit, as the reference) changes across it (2.5 px inside to 2.5 px outside,
     channels summed) than the board there does, as a share of the board's brightness; the median. A token has a
     rim all round; what the light left of a blob where the board's print did not show through (a smooth or blurred
-    board) has none: its outline is where the print test gave up, not an edge."""
+    board) has none, nor a patch of the camera's noise: its outline is where a test gave up, not an edge."""
     pts = hull.reshape(-1, 2).astype(np.float32)
     n = len(pts)
     if n < 3:
@@ -906,6 +914,36 @@ def _outlined(reference: Reference, level: np.ndarray, hull: np.ndarray) -> floa
     board = np.abs(at(reference.image, inner) - at(reference.image, outer)).sum(1)
     bright = at(reference.image, p).sum(1) + 36.0
     return float(np.median((seen - board) / bright))
+
+
+def _changed_all_over(raw: np.ndarray, bbox, mask: np.ndarray) -> bool:
+    """Whether a piece (``mask`` in its box ``bbox``) changed clearly all over (``raw``: the change before gaps were
+    closed), as a token seen whole does; not specks joined by the closing or the faint test."""
+    x, y, w, h = bbox
+    return cv2.countNonZero(mask & raw[y:y + h, x:x + w]) >= 0.75 * cv2.countNonZero(mask)
+
+
+def _stands_out(reference: Reference, level: np.ndarray, changed: np.ndarray, bbox, mask: np.ndarray,
+                token_area: float) -> float:
+    """How much more a piece (``mask`` in its box ``bbox``) changed the frame (``level``: relit, as the reference)
+    than the board around it did: the mean change inside it (channels summed, as a share of the board's brightness)
+    over the mean on a ring a token's radius wide around it, changed pixels left out (other pieces, a hand). The
+    camera's noise changes the board alike everywhere; the patch of it that a change test picked out is no more
+    changed inside than its surroundings (1.0-1.1); a piece is (1.3 and up)."""
+    h, w = changed.shape
+    r = int(np.sqrt(token_area / np.pi))
+    x, y, bw, bh = bbox
+    x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(w, x + bw + r), min(h, y + bh + r)
+    own = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    own[y - y0:y - y0 + bh, x - x0:x - x0 + bw] = mask
+    outer = cv2.dilate(own, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
+    inner = cv2.dilate(own, np.ones((5, 5), np.uint8))
+    ring = (outer > 0) & (inner == 0) & (changed[y0:y1, x0:x1] == 0)
+    if ring.sum() < 20:
+        return np.inf  # nothing around it to compare with: not judged
+    ref = reference.image[y0:y1, x0:x1].astype(np.float32)
+    rel = np.abs(level[y0:y1, x0:x1].astype(np.float32) - ref).sum(2) / (ref.sum(2) + 36.0)
+    return float(rel[own > 0].mean() / max(float(rel[ring].mean()), 1e-3))
 
 
 def _room(contour) -> float:

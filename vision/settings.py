@@ -40,6 +40,7 @@ class Settings:
     room_share: float = 0.5         # a piece holds a disc this share of a token's radius (a narrower blob is none)
     lit_room_share: float = 0.6     # what the light leaves of a blob is a piece where such a disc fits (else its edge)
     rim_edge: float = 0.015         # ... and whose outline is an edge the board lacks: the frame's median change across it (0: off)
+    stand_out: float = 1.2          # a piece with no rim changed this much more inside than the board around it (0: off)
     pressed_share: float = 0.5      # a token against a hand: a part of another colour where a disc this share of its radius fits
     skin_ratio: float = 1.25        # a hand is one colour, shaded: channels within this ratio of its own, its light within the square
     shadow_band: int = 8            # px along a hand's outline where the board in its shadow is told apart per pixel

@@ -284,3 +284,35 @@ def test_fingers_the_lamps_glare_washes_out_are_the_hand():
     assert not grown[140:160].any() and not grown[64:80, 60:90].any() and not grown[10:30].any()
     assert not grown[beyond].any()
     assert grown[hand > 0].all()
+
+
+def test_a_patch_of_the_cameras_noise_is_no_piece_a_faint_token_is(settings):
+    """Issue 20: on a dark board under a noisy camera the change test picks out specks of the noise, and the closing
+    and the faint test join them into a patch a token large: read as a token of some race on an empty region (dev
+    foreign-hard: 5 of 1400 regions). Such a patch changed hardly more inside than the board around it, even where the
+    noise changed the board most; a token changed it more, even one a few levels off the board's colour and outlined
+    wider than it is (a faint piece's hull)."""
+    from types import SimpleNamespace
+
+    from vision.detect import _stands_out
+    token_area = np.pi * 18 ** 2  # a token at 1.5 px a mm
+    none = np.zeros((200, 200), np.uint8)
+    for seed in (5, 6, 7):
+        rng = np.random.default_rng(seed)
+        board = np.clip(cv2.GaussianBlur(rng.normal(50, 4, (200, 200, 3)), (0, 0), 1.5), 0, 255).astype(np.uint8)
+        reference = SimpleNamespace(image=board)
+        frame = np.clip(board + cv2.GaussianBlur(rng.normal(0, 10, board.shape), (0, 0), 1.0), 0, 255).astype(np.uint8)
+        # The token-sized patch where the noise changed the board most (what a faint test would join).
+        change = np.abs(frame.astype(np.float32) - board).sum(2)
+        mean = cv2.blur(change, (37, 37))[40:-40, 40:-40]
+        y, x = np.unravel_index(np.argmax(mean), mean.shape)
+        patch = np.zeros((200, 200), np.uint8)
+        cv2.circle(patch, (int(x) + 40, int(y) + 40), 18, 1, -1)
+        assert _stands_out(reference, frame, none, (0, 0, 200, 200), patch, token_area) < settings.stand_out
+        for face, wider in ((62, 0), (40, 0), (58, 5)):  # a token a little lighter, one darker, one outlined wider
+            token = frame.copy()
+            cv2.circle(token, (100, 100), 18, (face,) * 3, -1)
+            token = cv2.GaussianBlur(token, (0, 0), 1.0)
+            mask = np.zeros((200, 200), np.uint8)
+            cv2.circle(mask, (100, 100), 18 + wider, 1, -1)
+            assert _stands_out(reference, token, none, (0, 0, 200, 200), mask, token_area) > 1.3 * settings.stand_out
