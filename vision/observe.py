@@ -13,7 +13,7 @@ import numpy as np
 
 from .classify import Model, classify, vote
 from .labels import DECLINED, OCCUPANTS
-from .detect import Reference, blinded_share, detect, lopsided, mountain_regions
+from .detect import Blob, Reference, blinded_share, detect, lopsided, mountain_regions
 from .errors import RegistrationError, VisionError
 from .features import batch_features, emblem_spectra, normalise
 from .geometry import Geometry, raster, room
@@ -121,6 +121,8 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
     # per region, each label's lowest confidence (the region's own is the lowest of them)
     by_label: dict[int, dict[str, float]] = {rid: {} for rid in geometry.region_ids}
     labels = list(result.labels)
+    if settings.piece_kin_ratio > 0 and len(det.blobs):
+        labels = _kin_not_piece(settings, model, det.blobs, result, labels)
     if settings.one_occupant_per_region and len(det.blobs):
         labels = _one_occupant(settings, model, det.blobs, result, labels)
     if settings.few_races_in_decline and len(det.blobs):
@@ -140,12 +142,17 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
             if settings.one_occupant_per_region:
                 labels = _vote_again(settings, model, det.blobs, result, before, labels)
     index = {lab: k for k, lab in enumerate(model.labels)}
+    read = []  # (blob, label, confidence) of every piece seen
     for i, (blob, label, c) in enumerate(zip(det.blobs, labels, result.confidence)):
         if label is None:  # part of a piece counted already
             continue
         if label != result.labels[i]:  # a rule of the game gave it: as sure as the look is of that label
             c = min(c, result.confidence_of(i, index[label]))
-        c = float(c) * (1.0 - blinded_share(settings, rect, blob))
+        read.append((blob, label, float(c)))
+    if settings.token_on_piece > 0 and read:
+        read = _tokens_on_pieces(settings, model, rect, det, calibration.reference, result, read, mountains)
+    for blob, label, c in read:
+        c = c * (1.0 - blinded_share(settings, rect, blob))
         counts = tokens[blob.region]
         counts[label] = counts.get(label, 0) + 1
         here = by_label[blob.region]
@@ -204,6 +211,109 @@ def _vote_again(settings: Settings, model: Model, blobs, result, before: list, l
     for i in mine:
         out[i] = looks[i]
     return out
+
+
+def _tokens_on_pieces(settings: Settings, model: Model, rect: np.ndarray, det, reference: Reference, result,
+                      read: list, mountains: frozenset | None) -> list:
+    """A race token laid on a larger special piece (a Dragon, a Troll's Lair, a Hole-in-the-Ground: players put the
+    token on top where a region has no room beside it) is one blob of the piece's outline, the token inside it, read
+    as a piece or as none well. Where a blob at least ``token_on_piece`` tokens large is read as a special piece off
+    the Mountain regions, a token-sized disc inside it (at its centre, or as far off it as the blob is wider than a
+    token, in eight directions) that reads as a race (or the Lost Tribe) nearer than the whole blob reads as anything
+    is that token; the piece under it is what the rest of the blob (the ring around the token) reads as, among the
+    special pieces. ``read``: (blob, label, confidence) of each piece; returned with such blobs read as both."""
+    r = float(np.sqrt(det.token_area / np.pi))
+    occupants = [k for k, lab in enumerate(model.labels) if lab in OCCUPANTS]
+    pieces = [k for k, lab in enumerate(model.labels) if lab not in OCCUPANTS and lab != "mountain"]
+    if not occupants or not pieces:
+        return read
+    rows = {id(b): i for i, b in enumerate(det.blobs)}
+    h, w = rect.shape[:2]
+    px_mm2 = reference.raster.px_per_mm ** 2
+    side = int(2 * r + 3)
+    candidates, discs = [], []  # (row in ``read``, first and last disc) of each large piece; the discs inside them
+    for n, (blob, label, c) in enumerate(read):
+        if label in OCCUPANTS or label == "mountain" or blob.area < settings.token_on_piece * det.token_area \
+                or (mountains and blob.region in mountains):
+            continue
+        x, y, bw, bh = blob.bbox
+        cx, cy = blob.center
+        reach = max(float(np.sqrt(blob.area / np.pi)) - r, 0.0)
+        first = len(discs)
+        for k in range(9):
+            angle = k * np.pi / 4
+            px, py = (cx, cy) if k == 8 else (cx + reach * np.cos(angle), cy + reach * np.sin(angle))
+            x0, y0 = int(px - r - 1), int(py - r - 1)
+            ax0, ay0, ax1, ay1 = max(x, x0), max(y, y0), min(x + bw, x0 + side), min(y + bh, y0 + side)
+            if x0 < 0 or y0 < 0 or x0 + side > w or y0 + side > h or ax1 <= ax0 or ay1 <= ay0:
+                continue
+            disc = np.zeros((side, side), np.uint8)
+            cv2.circle(disc, (int(round(px - x0)), int(round(py - y0))), int(0.9 * r), 1, -1)
+            inside = np.zeros((side, side), np.uint8)  # the blob's mask where the disc's box overlaps it
+            inside[ay0 - y0:ay1 - y0, ax0 - x0:ax1 - x0] = blob.mask[ay0 - y:ay1 - y, ax0 - x:ax1 - x]
+            disc &= inside
+            area = cv2.countNonZero(disc)
+            if area >= 0.5 * np.pi * r * r:
+                discs.append(Blob(blob.region, (px, py), area, (x0, y0, side, side), disc, blob.gain))
+        if len(discs) > first:
+            candidates.append((n, first, len(discs)))
+    if not candidates:
+        return read
+    seen = classify(model, blob_features(settings, rect, discs, reference.glare, det.glare_scale), settings.neighbours,
+                    np.array([d.area for d in discs], np.float32) / px_mm2, settings.size_weight)
+    near = seen.per_class[:, occupants]
+    found, rings = [], []
+    for n, first, last in candidates:
+        blob = read[n][0]
+        best = first + int(np.argmin(near[first:last].min(1)))
+        if near[best].min() >= float(result.per_class[rows[id(blob)]].min()):
+            continue
+        # The piece: what the blob less the token (and a rim around it) reads as, among the special pieces.
+        x, y = blob.bbox[:2]
+        ring = blob.mask.copy()
+        cv2.circle(ring, (int(round(discs[best].center[0] - x)), int(round(discs[best].center[1] - y))),
+                   int(round(1.1 * r)), 0, -1)
+        if cv2.countNonZero(ring) >= 0.25 * det.token_area:
+            found.append((n, best))
+            rings.append(Blob(blob.region, blob.center, blob.area, blob.bbox, ring, blob.gain))
+    if not found:
+        return read
+    rest = classify(model, blob_features(settings, rect, rings, reference.glare, det.glare_scale), settings.neighbours,
+                    np.array([b.area for b in rings], np.float32) / px_mm2, settings.size_weight)
+    out = list(read)
+    for j, (n, best) in enumerate(found):
+        blob, _, c = read[n]
+        piece = pieces[int(np.argmin(rest.per_class[j, pieces]))]
+        token = occupants[int(np.argmin(near[best]))]
+        out[n] = (blob, model.labels[piece], min(c, rest.confidence_of(j, piece)))
+        out.append((discs[best], model.labels[token], seen.confidence_of(best, token)))
+    return out
+
+
+def _kin_not_piece(settings: Settings, model: Model, blobs, result, labels: list[str]) -> list[str]:
+    """A piece read as a special piece (a Hero, a Troll's Lair, a Fortress, ...) beside tokens read as one race (or the
+    Lost Tribe) is one more token of that race when the race is nearly as near (within ``piece_kin_ratio``): a region
+    holds several tokens of its occupant far more often than a special piece (the game has a few of each, the races
+    many tokens), and a token half in glare or cut short by its neighbour is as far from its own kind as from a piece
+    printed alike. The Mountains are left to their own rule."""
+    index = {lab: k for k, lab in enumerate(model.labels)}
+    kin: dict[int, list[int]] = {}
+    pieces: dict[int, list[int]] = {}
+    for i, (b, lab) in enumerate(zip(blobs, labels)):
+        if lab in OCCUPANTS:
+            kin.setdefault(b.region, []).append(i)
+        elif lab != "mountain":
+            pieces.setdefault(b.region, []).append(i)
+    for rid, here in pieces.items():
+        if rid not in kin:
+            continue
+        race = vote(model, result.per_class[kin[rid]])
+        if race is None:
+            continue
+        for i in here:
+            if result.per_class[i, race] <= settings.piece_kin_ratio * result.per_class[i, index[labels[i]]]:
+                labels[i] = model.labels[race]
+    return labels
 
 
 def _declined_in_frame(settings: Settings, model: Model, blobs, result, labels: list[str]) -> list[str]:

@@ -74,4 +74,6 @@ class Settings:
     mountain_body: float = 0.015    # ... alone, when the board beside it changed this much more on one side (0: off)
     mountain_specks: bool = True    # a Mountain region with no Mountain read but a speck of change: its Mountain's cap
     vote_ratio: float = 4.0         # a token keeps its own label if the region's is this much farther
+    token_on_piece: float = 1.5     # a piece read this many tokens large may hold a race token laid on it (0: off)
+    piece_kin_ratio: float = 1.25   # a piece read as a special piece, its region's race at most this much farther: that race (0: off)
     size_weight: float = 3.0        # how much farther a kind is per squared log of the size ratio (sizes enrolled)

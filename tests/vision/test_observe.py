@@ -196,6 +196,36 @@ def test_a_token_far_from_every_kind_does_not_outvote_one_that_reads_clearly(set
     assert _one_occupant(settings, model, blobs, result, ["elves", "orcs"]) == ["elves", "elves"]
 
 
+def test_a_special_piece_read_beside_its_regions_race_nearly_as_near_is_that_race(settings):
+    """Issue 20: a Lost Tribe token beside its kin read as a Hero (the Lost Tribe 1.19 times as far) is one more Lost
+    Tribe token; a piece read clearly, or with no race beside it, or a Mountain, keeps its label."""
+    from vision.classify import Classified, Model
+    from vision.detect import Blob
+    from vision.observe import _kin_not_piece
+
+    labels = ("lost-tribe", "trolls", "hero", "mountain")
+    model = Model(labels, np.zeros((4, 1), np.float32), np.arange(4), np.ones(1, np.float32), np.ones((1, 1), np.float32))
+
+    def read(rows):  # (region, label read, squared distance to each label)
+        blobs = [Blob(rid, (0.0, 0.0), 400, (0, 0, 20, 20), np.ones((20, 20), np.uint8)) for rid, _, _ in rows]
+        per_class = np.array([d for _, _, d in rows], np.float32)
+        got = [lab for _, lab, _ in rows]
+        return _kin_not_piece(settings, model, blobs, Classified(tuple(got), np.ones(len(rows)), np.ones(len(rows)),
+                                                                 per_class), got)
+
+    kin = (5, "lost-tribe", [1, 6, 6, 9])
+    assert read([kin, (5, "hero", [112, 130, 94, 300])])[-1] == "lost-tribe"
+    # Clearly a Hero (the Lost Tribe twice as far): kept.
+    assert read([kin, (5, "hero", [190, 230, 94, 300])])[-1] == "hero"
+    # The race beside it is the region's (the token on another region says nothing here).
+    assert read([kin, (6, "hero", [112, 130, 94, 300])])[-1] == "hero"
+    # A Mountain is left to its own rule.
+    assert read([kin, (5, "mountain", [10, 30, 30, 9])])[-1] == "mountain"
+    # Two race tokens beside it: the race the region's tokens vote for.
+    assert read([(5, "trolls", [6, 1, 6, 9]), (5, "trolls", [6, 1, 6, 9]),
+                 (5, "hero", [100, 110, 94, 300])])[-1] == "trolls"
+
+
 def test_a_mountains_fragments_read_as_grey_sides_are_the_mountain():
     """Issue 20: a Mountain whose cap and rim alone show (in a grey palette) is two fragments smaller than a token,
     each read as another grey in-decline side (no kin for each other). The Mountain's size made it far from them;
@@ -410,3 +440,36 @@ def test_a_speck_of_change_on_a_mountain_region_with_no_mountain_read_is_its_cap
     tokens = {region: {"mountain": 1, "orcs": 2}}
     _mountain_specks(det.specks, frozenset({region}), tokens)
     assert tokens == {region: {"mountain": 1, "orcs": 2}}
+
+
+def test_a_race_token_laid_on_a_dragon_is_seen_with_it(settings, geometry2p):
+    """Issue 20: where a region has no room, players lay the race token on the larger Dragon; the camera sees one
+    blob of the Dragon's outline with the token inside. The token is found in it (and the piece under it kept);
+    the Dragon alone stays one piece (the foreign printing of two development seeds, pieces of their own sizes)."""
+    import dataclasses
+
+    from vision.classify import enroll
+    from vision.geometry import inside_distance
+    from vision.render import Placed, designs, enrollment_samples
+
+    tok = geometry2p.token_mm
+    rid = max(geometry2p.regions, key=lambda r: inside_distance(geometry2p.regions[r])[0].max())
+    dist, lo = inside_distance(geometry2p.regions[rid])
+    y, x = np.unravel_index(int(np.argmax(dist)), dist.shape)
+    centre = np.array([x, y], float) + lo
+    for design_seed in (132, 174):
+        printing = designs(design_seed, "foreign")
+        sizes = {lab: float(np.pi / 4 * (d.size * tok) ** 2) for lab, d in printing.items()}
+        model = enroll(settings, enrollment_samples(design_seed, per_label=3, seed=1, style="foreign"), sizes=sizes)
+        session = Session(geometry2p, 41, design_seed, small("foreign", relight=False, glare_spots=0))
+        cal = Calibration.build(settings, geometry2p, session.empty())
+        race = next(lab for lab, d in printing.items() if d.size == 1.0 and lab in ("amazons", "dwarves", "elves"))
+        dragon = Placed("dragon", *centre, 10.0)
+        alone, _ = session.render([dragon], None, np.random.default_rng(3), play=True)
+        assert observe(settings, cal, model, alone)[0].regions[rid].tokens == {"dragon": 1}, design_seed
+        on, _ = session.render([dragon, Placed(race, *(centre + [2.0, -1.5]), -5.0)], None,
+                               np.random.default_rng(3), play=True)
+        tokens = observe(settings, cal, model, on)[0].regions[rid].tokens
+        assert tokens.get(race) == 1 and sum(tokens.values()) == 2, (design_seed, tokens)
+        off = dataclasses.replace(settings, token_on_piece=0.0)
+        assert race not in observe(off, cal, model, on)[0].regions[rid].tokens  # what it was before: the Dragon alone
