@@ -59,8 +59,8 @@ def misreads(game: Game, seen: View, told_apart: set[int] = frozenset()) -> tupl
     Encampment only come with a race or power in play (or lie on the board already); the in-decline
     side of a race no player has, or the active side of one neither in play nor in the column, or the
     in-decline side of an active race off its own regions (a decline turns its tokens over where they
-    lie, a conquest shows the active side), is another token's picture: it is kept as unread (``view.UNREAD``: it tells that tokens lie there,
-    and how many) and never compared with the game. One more misread comes from the sides alone: the in-decline sides of
+    lie, a conquest shows the active side), is another token's picture: it is kept as unread
+    (``view.UNREAD``: it tells that tokens lie there, and how many) and never compared with the game. One more misread comes from the sides alone: the in-decline sides of
     the races look alike (grey), so another race's in-decline side read on most of the regions of
     a race is that race's own, turned; but not on the regions ``told_apart``, where this camera
     read that race's own side since the game last changed them: another side there is a move."""

@@ -102,7 +102,7 @@ def test_a_lone_in_decline_region_alike_a_race_in_decline_elsewhere_is_that_race
     and a race held on several regions keep their label."""
     from vision.classify import Classified, Model
     from vision.detect import Blob
-    from vision.observe import _declined_in_frame
+    from vision.readings import _declined_in_frame
 
     labels = ("elves-decline", "orcs-decline", "ratmen-decline", "trolls")
     model = Model(labels, np.zeros((4, 1), np.float32), np.arange(4), np.ones(1, np.float32), np.ones((1, 1), np.float32))
@@ -143,7 +143,7 @@ def test_a_mountain_whose_body_hardly_shows_is_not_a_race_token_too_many():
     under the pile, out of sight) stay Orcs."""
     from types import SimpleNamespace
 
-    from vision.observe import _mountains
+    from vision.readings import _mountains
     model = SimpleNamespace(labels=["mountain", "orcs", "elves"], areas=np.array([800.0, 270.0, 270.0], np.float32))
     region = next(iter(mountain_regions("2p")))
     # Distances to (mountain, orcs, elves): two clear Orcs, and a fragment only a little nearer Orcs than a Mountain.
@@ -166,7 +166,7 @@ def test_a_bit_of_a_mountains_rim_beside_it_is_no_piece_of_its_own():
     token against the Mountain is a piece of its own."""
     from types import SimpleNamespace
 
-    from vision.observe import _mountains
+    from vision.readings import _mountains
     model = SimpleNamespace(labels=["mountain", "amazons"], areas=np.array([800.0, 270.0], np.float32))
     region = next(iter(mountain_regions("2p")))
     mountains = frozenset({region})
@@ -186,7 +186,7 @@ def test_a_token_far_from_every_kind_does_not_outvote_one_that_reads_clearly(set
     own nearest (summed as they are, the cut token's size of distance would make both orcs)."""
     from vision.classify import Classified, Model
     from vision.detect import Blob
-    from vision.observe import _one_occupant
+    from vision.readings import _one_occupant
 
     labels = ("elves", "orcs", "trolls")
     model = Model(labels, np.zeros((3, 1), np.float32), np.arange(3), np.ones(1, np.float32), np.ones((1, 1), np.float32))
@@ -201,7 +201,7 @@ def test_a_special_piece_read_beside_its_regions_race_nearly_as_near_is_that_rac
     Tribe token; a piece read clearly, or with no race beside it, or a Mountain, keeps its label."""
     from vision.classify import Classified, Model
     from vision.detect import Blob
-    from vision.observe import _kin_not_piece
+    from vision.readings import _kin_not_piece
 
     labels = ("lost-tribe", "trolls", "hero", "mountain")
     model = Model(labels, np.zeros((4, 1), np.float32), np.arange(4), np.ones(1, np.float32), np.ones((1, 1), np.float32))
@@ -233,7 +233,7 @@ def test_a_mountains_fragments_read_as_grey_sides_are_the_mountain():
     looks like its own kind (a Mountain under it, out of sight) stays itself."""
     from types import SimpleNamespace
 
-    from vision.observe import _mountains
+    from vision.readings import _mountains
     model = SimpleNamespace(labels=["mountain", "elves-decline", "orcs-decline"],
                             areas=np.array([800.0, 270.0, 270.0], np.float32))
     region = next(iter(mountain_regions("2p")))
@@ -257,7 +257,7 @@ def test_a_piece_of_a_mountains_size_that_looks_like_none_is_not_the_mountain():
     Mountain's size that looks somewhat like one keeps being the Mountain."""
     from types import SimpleNamespace
 
-    from vision.observe import _mountains
+    from vision.readings import _mountains
     model = SimpleNamespace(labels=["mountain", "hero", "lost-tribe"], areas=np.array([700.0, 380.0, 270.0], np.float32))
     region = next(iter(mountain_regions("2p")))
     blobs = _pieces_on(region, [(0, 0, 32, 35), (6, -31, 30, 32)])
@@ -282,7 +282,7 @@ def test_a_fragment_counted_as_one_more_of_its_pile_is_the_mountain_before_a_for
     the fragment ratio, or where its look is a Lost Tribe's too, the Fortress is taken as before."""
     from types import SimpleNamespace
 
-    from vision.observe import _mountains
+    from vision.readings import _mountains
     model = SimpleNamespace(labels=["mountain", "fortress", "lost-tribe", "trolls-decline"],
                             areas=np.array([700.0, 380.0, 270.0, 270.0], np.float32))
     region = next(iter(mountain_regions("2p")))
@@ -311,10 +311,10 @@ def test_a_mountain_showing_only_a_fragment_of_another_kinds_look_is_the_mountai
     ``mountain_fragment_ratio`` (8) times farther than what it was read as and the region's other pieces are
     ``mountain_apart`` (1.5) times farther from a Mountain, and it is the one piece of its look there (the one-race
     rule may have given it the kind of the tokens beside it). A piece alone,
-    tokens of one kind, a speck of change (its cap: ``_mountain_specks``) and regions without a Mountain keep their readings."""
+    tokens of one kind, a speck of change (its cap: ``mountain_specks``) and regions without a Mountain keep their readings."""
     from types import SimpleNamespace
 
-    from vision.observe import _mountain_fragment
+    from vision.readings import _mountain_fragment
     model = SimpleNamespace(labels=["mountain", "giants", "ratmen-decline"])
     region = next(iter(mountain_regions("2p")))
     mountains = frozenset({region})
@@ -368,7 +368,7 @@ def test_the_tokens_beside_a_mountain_fragment_choose_their_race_again_without_i
     found to be the Mountain, the others' race is chosen again from their own looks, without it."""
     from types import SimpleNamespace
 
-    from vision.observe import _vote_again
+    from vision.readings import _vote_again
     model = SimpleNamespace(labels=["mountain", "giants", "trolls", "ratmen-decline"])
     region = next(iter(mountain_regions("2p")))
     blobs = _pieces_on(region, [(40 * i, 0, 20, 20) for i in range(3)]) + _pieces_on(region + 1, [(0, 0, 20, 20)])
@@ -422,7 +422,7 @@ def test_a_speck_of_change_on_a_mountain_region_with_no_mountain_read_is_its_cap
     import cv2
 
     from vision.detect import detect
-    from vision.observe import _mountain_specks
+    from vision.readings import mountain_specks
     ref = clean_calibration.reference
     r = ref.raster
     region = next(iter(mountain_regions("2p")))
@@ -435,10 +435,10 @@ def test_a_speck_of_change_on_a_mountain_region_with_no_mountain_read_is_its_cap
     assert region in {rid for rid, _ in det.specks}
     assert not detect(settings, ref, ref.image.copy()).specks
     tokens = {region: {}, region + 1: {}}
-    _mountain_specks(det.specks + ((region + 1, 30.0),), frozenset({region}), tokens)
+    mountain_specks(det.specks + ((region + 1, 30.0),), frozenset({region}), tokens)
     assert tokens == {region: {"mountain": 1}, region + 1: {}}
     tokens = {region: {"mountain": 1, "orcs": 2}}
-    _mountain_specks(det.specks, frozenset({region}), tokens)
+    mountain_specks(det.specks, frozenset({region}), tokens)
     assert tokens == {region: {"mountain": 1, "orcs": 2}}
 
 
