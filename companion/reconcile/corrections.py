@@ -266,16 +266,14 @@ class Corrections:
             return attempt is not None
 
         for race, index in self.redeploys.items():
-            was, resettled = holding(trial, race), self.resettles.get(race)
-            if take(index, amended_redeploy(trial, index, race, self.evidence.readings_of(race), self.evidence.room)) \
-                    and resettled is not None and resettled[1] == was:  # its resettlement since: on other regions
-                self.pending[race] = (resettled[0], holding(trial, race))
+            if self.resettles.get(race, (-1,))[0] > index:
+                continue  # resettled since: what the sights show more now is the resettlement's to say
+            take(index, amended_redeploy(trial, index, race, self.evidence.readings_of(race), self.evidence.room))
         for race, index in self.heroes.items():
             if not placing_now(trial, race):  # the Heroes move as the race's turn ends: the end of the step takes them
                 heroes = {rid for rid, kind in before if kind == pieces.HERO}
                 take(index, amended_heroes(trial, index, race, seen, heroes, skip))
         for race, (index, after) in list(self.resettles.items()):
-            after = self.pending.get(race, (index, after))[1]
             now = holding(trial, race)
             if any(after.get(r) != n for r, n in now.items()):
                 continue  # touched since (but for conquests of some of its regions)

@@ -538,6 +538,32 @@ def test_a_resettlement_is_not_amended_while_the_others_show_more_than_the_hand_
     assert out.amend == []
 
 
+def test_a_token_shown_more_after_a_resettlement_is_the_resettlement_s_not_the_redeployment_s():
+    """The Ratmen's token in hand resettled under a stack (guessed on region 15); later sights read a
+    token more on region 9 and one fewer on region 10 (a stack there). The resettlement put it on 9:
+    the redeployment before it, which a whole turn's sights placed, stays (it used to move a token from
+    10 to 9, and the resettlement then onto 10: two corrections where one says it)."""
+    g = play(game_with("alchemist ratmen", "swamp humans", "hill elves", players=("Ann", "Ben", "Cat")),
+             "pick ratmen", "conquer 4", "conquer 9", "conquer 10", "conquer 15")
+    f = Follower()
+    seen = {**expected_view(g), 4: {"ratmen": 2}, 9: {"ratmen": 2}, 10: {"ratmen": 3}, 15: {"ratmen": 5}}
+    f.see(g, seen)
+    f.confirm(g).apply_to(g)
+    play(g, "pick humans")
+    seen = {**seen, 4: {"humans": 4}}
+    f.see(g, seen).apply_to(g)
+    f.confirm(g).apply_to(g)
+    out = f.see(g, seen)
+    assert [a.notation() for a in out.actions] == ["resettle ratmen 15:1"]
+    out.apply_to(g)
+    redeploy, index = g.history[5].notation(), len(g.history) - 1
+    play(g, "pick elves")
+    out = f.see(g, {**seen, 9: {"ratmen": 3}, 10: {"ratmen": 2}})
+    assert [(i, a.notation()) for i, a in out.amend] == [(index, "resettle ratmen 9:1")] and out.raised == []
+    out.apply_to(g)
+    assert g.history[5].notation() == redeploy == "redeploy 4:2 9:2 10:3 15:5"
+
+
 def test_a_region_s_bias_coming_back_after_another_reading_is_no_conquest_the_glare_hid():
     """A Lost Tribe token this camera reads as a Human, unsurely, sight after sight (the region's
     bias); a sight that reads nothing there, then the bias again: a misread coming back, not the
