@@ -32,7 +32,9 @@ entered_every_wrong_action_per_game (every wrong action put right, however old).
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
+import math
 import os
 import random
 import statistics
@@ -51,7 +53,8 @@ import numpy as np  # noqa: E402
 import maps  # noqa: E402
 from companion.reconcile import expected_view  # noqa: E402
 from companion.reconcile.view import race_label  # noqa: E402
-from companion.rules.actions import Conquer  # noqa: E402
+from companion.rules import Game  # noqa: E402
+from companion.rules.actions import Conquer, Redeploy, Resettle  # noqa: E402
 from companion.shuffle import seeded_setup  # noqa: E402
 from companion.simulate import play  # noqa: E402
 from tests.reconcile.harness import EXTRA_SIGHTS, follow  # noqa: E402
@@ -235,6 +238,7 @@ def one_game(job):
         return obs, cpu() - ms / 1000
 
     pending = {}
+    looks = []  # (the true game's length, its board, the counts read): each sight's first look (--explain)
 
     def seen_of(live):
         step[0], step[2] = step[0] + 1, 0
@@ -242,6 +246,8 @@ def one_game(job):
             latency.append(pending.pop("held") - FRAME_MS)
         seen, t0 = sight(expected_view(live))
         pending["t0"] = t0
+        if explain:
+            looks.append((len(live.history), expected_view(live), {r: dict(v.tokens) for r, v in seen.regions.items()}))
         return seen
 
     def again_of(live):
@@ -332,7 +338,78 @@ def one_game(job):
             "misflagged": wrong[:5], "lamp_moved": table["moved"], "drifts": run.drifts,
             "alerts": [f"{a.code} on {a.region} ({s})" for a, s in zip(run.alerts, run.raised_sure)],
             "flagged_sure": flagged_sure, "amended": run.amended, "missed": sorted((t_actions - o_actions).elements()),
-            "extra": sorted((o_actions - t_actions).elements())}
+            "extra": sorted((o_actions - t_actions).elements()), **(splits(truth, run.ours, looks) if explain else {})}
+
+
+def splits(truth, ours, looks) -> dict:
+    """The redeployments and resettlements the record holds split otherwise than the true game (paired
+    in the two histories' alignment), with the counts read, sight by sight, on the regions where the two
+    splits differ until a move changed one of them; and how often each count was read where each number
+    of tokens lay (``reads``, for the odds of the whole run)."""
+    reads = Counter()
+    for _, board, read in looks:
+        for r, here in board.items():
+            for label, n in here.items():
+                reads[n, read.get(r, {}).get(label, 0)] += 1
+    t_notes, o_notes = [a.notation() for a in truth.history], [a.notation() for a in ours.history]
+    out = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=t_notes, b=o_notes, autojunk=False).get_opcodes():
+        if tag != "replace" or i2 - i1 != j2 - j1:
+            continue
+        for true, held in zip(truth.history[i1:i2], ours.history[j1:j2]):
+            if type(true) is not type(held) or not isinstance(true, (Redeploy, Resettle)):
+                continue
+            given, record = dict(true.tokens), dict(held.tokens)
+            regions = sorted(r for r in set(given) | set(record) if given.get(r, 0) != record.get(r, 0))
+            step = i1 + truth.history[i1:i2].index(true) + 1
+            board = next((b for n, b, _ in looks if n == step), None)
+            if board is None:
+                continue
+            then = Game(truth.setup)
+            for action in truth.history[:step]:
+                then.apply(action)
+            label = race_label(then, then.regions[next(iter(given))].race)
+            sights = []
+            for n, now, read in looks:
+                if n < step:
+                    continue
+                if any(now[r].get(label, 0) != board[r].get(label, 0) for r in regions):
+                    break
+                sights.append({r: read.get(r, {}).get(label, 0) for r in regions})
+            out.append({"true": true.notation(), "record": held.notation(), "label": label,
+                        "tokens": {r: [board[r].get(label, 0), board[r].get(label, 0) + record.get(r, 0) - given.get(r, 0)]
+                                   for r in regions}, "read": sights})
+    return {"splits": out, "reads": reads}
+
+
+def judged_splits(results) -> tuple[dict, list]:
+    """Each split of ``splits`` weighed by this camera's own odds of reading v tokens where n lie (the
+    whole run's sights): which one the counts read favour, by more than twice the odds, or neither."""
+    reads = Counter()
+    for r in results:
+        reads.update(r.get("reads", {}))
+    by_n = Counter()
+    for (n, _), k in reads.items():
+        by_n[n] += k
+
+    def odds(v, n):
+        if not by_n[n]:
+            n = max((m for m in by_n if m < n), default=n)
+        return (reads[n, v] + 0.5) / (by_n[n] + 0.5 * (n + 2))
+
+    verdicts, cases = Counter(), []
+    for r in results:
+        for s in r.get("splits", []):
+            ll = sum(math.log(odds(read[reg], s["tokens"][reg][0])) - math.log(odds(read[reg], s["tokens"][reg][1]))
+                     for read in s["read"] for reg in read)
+            verdict = ("no sight" if not s["read"] else "true split" if ll > math.log(2)
+                       else "record's split" if ll < -math.log(2) else "neither")
+            verdicts[f"{s['true'].split()[0]}: {verdict}"] += 1
+            cases.append({"game": f"{r['map']}-{r['seed']}", **{k: s[k] for k in ("true", "record")},
+                          "tokens true/record": {str(k): v for k, v in s["tokens"].items()},
+                          "read": [list(x.values()) for x in s["read"]], "log odds true - record": round(ll, 2),
+                          "favours": verdict})
+    return dict(sorted(verdicts.items())), cases
 
 
 def main() -> None:
@@ -405,7 +482,8 @@ def main() -> None:
             "false_alerts": {f"{r['map']}-{r['seed']}": r["alerts"] for r in results},
             "missed": {f"{r['map']}-{r['seed']}": {"true": r["missed"], "record": r["extra"]} for r in results if r["missed"]},
             "table_fixes": {f"{r['map']}-{r['seed']}": r["fixes"] for r in results if r["fixes"]},
-            "flagged_sure": sorted(x for r in results for x in r["flagged_sure"])} if args.explain else {}),
+            "flagged_sure": sorted(x for r in results for x in r["flagged_sure"]),
+            **dict(zip(("splits_favour", "splits"), judged_splits(results)))} if args.explain else {}),
         "seconds": round(time.time() - start),
     }, indent=1))
 

@@ -322,6 +322,20 @@ def test_a_region_vision_is_unsure_of_still_counts_its_tokens_for_a_redeployment
     assert out.amend == []
 
 
+def test_a_count_read_unsurely_weighs_beside_the_counts_read_surely():
+    g = play(game_with("alchemist ratmen", "berserk amazons"), "pick ratmen", "conquer 4", "conquer 9")
+    f = Follower()
+    room = {4: 13, 9: 13}
+    f.observe(g, observation({**expected_view(g), 4: {"ratmen": 5}, 9: {"ratmen": 4}}, {}, room))
+    assert [a.notation() for a in f.redeployed(g).actions] == ["redeploy 4:8 9:4"]
+    play(g, "redeploy 4:8 9:4", "end", "pick amazons")
+    # region 9 read surely with 4 once, then unsurely with 7 twice: vision doubts what the tokens
+    # are there, not that they lie there (the Ratmen the game has there): 7 lie on region 9
+    out = f.observe(g, observation({**expected_view(g), 4: {"ratmen": 5}, 9: {"ratmen": 7}}, {9: 0.1}, room))
+    out = f.observe(g, observation({**expected_view(g), 4: {"ratmen": 5}, 9: {"ratmen": 7}}, {9: 0.1}, room))
+    assert [(i, a.notation()) for i, a in out.amend] == [(3, "redeploy 4:5 9:7")]
+
+
 def test_a_redeployment_is_amended_on_the_regions_nothing_has_touched_since():
     g = play(game_with("alchemist ratmen", "swamp humans", "hill elves", players=("Ann", "Ben", "Cat")),
              "pick ratmen", "conquer 4", "conquer 9", "conquer 10", "conquer 15")
