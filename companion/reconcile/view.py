@@ -125,6 +125,10 @@ def differences(game: Game, seen: View, skip: set[int] = frozenset(),
             continue
         got = seen[rid]
         has_race = any(label not in pieces.MARKERS_IN_BOX for label in got)
+        held = [m for m in pieces.HELD_MARKERS if want.get(m)]
+        # the markers that leave with the region's last token, all read there and nothing else: the
+        # race still holds it, its tokens (one a marker at most) lie under or among them
+        kept = sum(got.get(m, 0) for m in held) if held and all(got.get(m) for m in held) and not has_race else 0
         for label in set(want) | set(got):
             if unread(label):
                 continue  # a misread: it tells that something lies there, not what
@@ -134,6 +138,8 @@ def differences(game: Game, seen: View, skip: set[int] = frozenset(),
             elif e > 0 and s == 0:
                 if label in pieces.MARKERS_IN_BOX and has_race:
                     continue  # a marker under the tokens
+                if label not in pieces.MARKERS_IN_BOX and e <= kept:
+                    continue  # tokens under the markers their race keeps there
                 out.append(Difference(rid, label, e, s))
     return sorted(out, key=lambda d: (d.region, d.label))
 

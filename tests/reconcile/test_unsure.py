@@ -578,6 +578,24 @@ def test_a_token_shown_more_after_a_resettlement_is_the_resettlement_s_not_the_r
     assert g.history[5].notation() == redeploy == "redeploy 4:2 9:2 10:3 15:5"
 
 
+def test_a_token_hidden_among_the_markers_its_race_keeps_there_is_not_missing():
+    """A Troll's Lair read alone where the game has one Troll token and its Lair: the rules take the
+    Lair off with the last token ("Remove the Lair if you abandon the Region or when an enemy conquers
+    it"), so the Trolls hold the region and their token lies under or beside it, unread: no alert (on
+    another printing the token beside a Lair and a Fortress went unread sight after sight, each time
+    a `tokens-missing`). A region read empty, its Lair gone too, is still a board that differs."""
+    g = play(game_with("alchemist trolls", "swamp humans"), "pick trolls", "conquer 4", "conquer 9",
+             "redeploy 4:1 9:8", "end", "pick humans")
+    assert expected_view(g)[4] == {"trolls": 1, "troll-lair": 1}
+    f = Follower()
+    assert f.see(g, expected_view(g)).in_sync
+    for _ in range(3):
+        out = f.see(g, {**expected_view(g), 4: {"troll-lair": 1}})
+        assert out.in_sync and out.raised == [] and out.actions == []
+    raised = [a for _ in range(2) for a in f.see(g, {**expected_view(g), 4: {}}).raised]
+    assert [a.region for a in raised] == [4]
+
+
 def test_a_region_s_bias_coming_back_after_another_reading_is_no_conquest_the_glare_hid():
     """A Lost Tribe token this camera reads as a Human, unsurely, sight after sight (the region's
     bias); a sight that reads nothing there, then the bias again: a misread coming back, not the
