@@ -32,16 +32,16 @@ def weigh(settings: Settings, model: Model, blobs, result, mountains: frozenset 
     if settings.few_races_in_decline:
         labels = _declined_in_frame(settings, model, blobs, result, labels)
     if settings.mountains_on_mountain_regions:
+        before = list(labels)
         labels = _mountains(model, blobs, result, labels, mountains, px_per_mm,
                             settings.mountain_kin_ratio, settings.mountain_part_ratio, settings.size_weight,
                             settings.mountain_fragment_ratio)
         if settings.mountain_fragment_ratio > 0:
-            before = labels
             labels = _mountain_fragment(model, blobs, result, list(labels), mountains, specks,
                                         settings.mountain_fragment_ratio, settings.mountain_apart, beside,
                                         settings.mountain_body)
-            if settings.one_occupant_per_region:
-                labels = _vote_again(settings, model, blobs, result, before, labels)
+        if settings.one_occupant_per_region:
+            labels = _vote_again(settings, model, blobs, result, before, labels)
     return labels
 
 
@@ -74,7 +74,8 @@ def _one_occupant(settings: Settings, model: Model, blobs, result, labels: list[
 def _vote_again(settings: Settings, model: Model, blobs, result, before: list, labels: list) -> list:
     """Where a fragment was found to be the Mountain, it voted among its region's tokens for their one race
     (``_one_occupant``): the others' race is chosen again from their own looks, without it."""
-    again = {blobs[i].region for i, (was, now) in enumerate(zip(before, labels)) if now == "mountain" and was != now}
+    again = {blobs[i].region for i, (was, now) in enumerate(zip(before, labels))
+             if now in ("mountain", None) and was not in ("mountain", None)}
     if not again:
         return labels
     mine = [i for i, b in enumerate(blobs) if b.region in again and labels[i] not in (None, "mountain")]

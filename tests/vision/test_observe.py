@@ -473,3 +473,21 @@ def test_a_race_token_laid_on_a_dragon_is_seen_with_it(settings, geometry2p):
         assert tokens.get(race) == 1 and sum(tokens.values()) == 2, (design_seed, tokens)
         off = dataclasses.replace(settings, token_on_piece=0.0)
         assert race not in observe(off, cal, model, on)[0].regions[rid].tokens  # what it was before: the Dragon alone
+
+
+def test_a_pieces_taken_for_the_mountain_by_its_size_leaves_the_vote_to_the_others(settings):
+    """Issue 20: a Mountain whose look is nearest a grey in-decline side votes with the race tokens beside it for
+    their one race (``_one_occupant``) and can tip two Giants into Trolls. Taken for the Mountain by its size
+    (``_mountains``), not only as a fragment, it leaves the vote: the others' race is chosen again without it."""
+    from types import SimpleNamespace
+
+    from vision.readings import weigh
+    model = SimpleNamespace(labels=["mountain", "giants", "trolls", "ratmen-decline"],
+                            areas=np.array([700.0, 270.0, 270.0, 270.0], np.float32))
+    region = next(iter(mountain_regions("2p")))
+    blobs = _pieces_on(region, [(0, 0, 40, 40), (60, 0, 20, 20), (100, 0, 20, 20)])
+    blobs[0].area = 1600  # at 1.5 px/mm: 711 mm², a Mountain's size
+    rows = [[300.0, 900.0, 100.0, 90.0], [5000.0, 100.0, 150.0, 900.0], [5000.0, 100.0, 130.0, 900.0]]
+    result = SimpleNamespace(per_class=np.array(rows, np.float32), labels=["ratmen-decline", "giants", "giants"])
+    got = weigh(settings, model, blobs, result, frozenset({region}), set(), 1.5, lambda i: 0.0)
+    assert got == ["mountain", "giants", "giants"]
