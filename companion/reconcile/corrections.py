@@ -86,12 +86,19 @@ class Corrections:
         labels = playing_labels(game)
         for d in differences(game, seen, skip, self.evidence.unseen):
             held = game.regions[d.region].race
-            if d.label not in labels or d.seen <= d.expected or d.seen < CONQUEST_SEEN or not held \
-                    or held not in game.tribes:
+            if d.label not in labels or d.seen <= d.expected or d.seen < CONQUEST_SEEN:
                 continue
             conquest = conquest_by(game, d.label, d.region)
             reason = game.explain(conquest)
             if reason is None or reason.code != "too-few-tokens":
+                continue
+            # a region conquered before this turn cost the player fewer tokens on the table than in
+            # the game: its defenders' tokens the game guessed there lie on their other regions,
+            # which the camera reads with more than the game has (never more than it reads there)
+            earlier = self._lighter_conquered(game, lambda g: g.explain(conquest) is None, seen, skip)
+            if not held or held not in game.tribes:
+                if earlier:
+                    return earlier
                 continue
             # never fewer defenders than a sight read there: only tokens guessed under a stack go
             floor = max([previous.get(d.region, {}).get(race_label(game, held), 0),
@@ -103,6 +110,8 @@ class Corrections:
                     trial = replaced(game, [(index, action)])
                     if trial is not None and trial.explain(conquest) is None:
                         return [(index, action)]
+            if earlier:
+                return earlier
         return []
 
     def lighter_defences(self, best: Explanation, seen: View, previous: View,
@@ -134,18 +143,33 @@ class Corrections:
         tokens on such a region, the rest on their biggest stack (``lighter_defence``), the first
         that makes the attempt fit (``fits``: a check of the game), replayed and checked like any
         amendment; none when no such correction fits."""
+        return self._lighter_conquered(game, fits)
+
+    def _lighter_conquered(self, game: Game, fits, seen: View | None = None,
+                           skip: set[int] = frozenset()) -> list[tuple[int, Action]]:
+        """The defenders' last redeployment or resettlement with fewer tokens on a region conquered
+        this turn, the rest on their biggest stack (``lighter_defence``), the first that fits
+        (``fits``); with ``seen``, only where the camera reads as many as that on the regions the
+        tokens go to (this sight or one since that action), none of them in ``skip``."""
         for region in _conquered_this_turn(game):
             for race in game.tribes:
                 if game.regions[region].race == race:
                     continue
+                label = race_label(game, race)
+                read = self.evidence.readings_of(race)
                 for index in (self.redeploys.get(race), self.resettles.get(race, (None,))[0]):
                     action = game.history[index] if index is not None and index < len(game.history) else None
                     if not isinstance(action, (Redeploy, Resettle)) or region not in dict(action.tokens):
                         continue
                     for lighter in lighter_defence(game, index, race, region, 1):
                         trial = replaced(game, [(index, lighter)])
-                        if trial is not None and fits(trial):
-                            return [(index, lighter)]
+                        if trial is None or not fits(trial):
+                            continue
+                        if seen is not None and not all(
+                                r not in skip and trial.regions[r].tokens <= max(seen.get(r, {}).get(label, 0), *read.get(r, {0: []}))
+                                for r, n in holding(trial, race).items() if n > game.regions[r].tokens):
+                            continue
+                        return [(index, lighter)]
         return []
 
     def heavier_for_attempt(self, game: Game, fits, target: int | None = None) -> list[tuple[int, Action]]:

@@ -549,6 +549,38 @@ def test_the_ghouls_in_decline_conquering_a_region_the_game_finds_too_costly_cor
     assert [a.code for a in out.raised] == ["too-few-tokens"] and out.amend == [] and out.actions == []
 
 
+def flying_humans_after_a_guessed_stack():
+    """The camera read 6 Ratmen on region 4 and 5 on region 9 and guessed the one it could not see on
+    4 (it lay on 9); the Flying Humans (10) take region 4: 2 + 6 Ratmen on the table, 2 + 7 in the
+    game, which leaves them one token. Returns the game, the follower, the Ratmen's redeployment's
+    index and an empty region that takes two tokens."""
+    g = act(game_with("alchemist ratmen", "flying humans"), "pick ratmen", "conquer 4", "conquer 9")
+    f = Follower()
+    f.see(g, {**expected_view(g), 4: {"ratmen": 6}, 9: {"ratmen": 5}})
+    act(g, *[a.notation() for a in f.confirm(g).actions])
+    index = next(k for k, a in enumerate(g.history) if a.notation().startswith("redeploy"))
+    assert g.history[index].notation() == "redeploy 4:7 9:5"
+    act(g, "pick humans")
+    f.see(g, {**expected_view(g), 4: {"ratmen": 6}, 9: {"ratmen": 5}})
+    act(g, *[a.notation() for a in f.see(g, {**expected_view(g), 4: {"humans": 3}, 9: {"ratmen": 5}}).actions])
+    assert g.history[-1].notation() == "conquer 4" and g.tribes["humans"].hand == 1
+    assert g.explain(parse_notation("conquer 1")).code == "too-few-tokens"
+    return g, f, index
+
+
+def test_a_conquest_the_game_finds_too_costly_after_another_this_turn_makes_that_defence_lighter():
+    """The Humans put two tokens on region 1, and the camera now reads 6 Ratmen on region 9: the
+    conquest of region 4 cost a token less than the game says, which lay on 9 all along."""
+    g, f, index = flying_humans_after_a_guessed_stack()
+    out = f.see(g, {**expected_view(g), 4: {"humans": 3}, 9: {"ratmen": 6}, 1: {"humans": 2}})
+    assert [(i, a.notation()) for i, a in out.amend] == [(index, "redeploy 4:6 9:6")]
+    assert [a.notation() for a in out.actions] == ["conquer 1"] and out.raised == []
+    # with the Ratmen read as the game has them, nothing says the defence was lighter: an illegal move
+    g, f, index = flying_humans_after_a_guessed_stack()
+    out = f.see(g, {**expected_view(g), 4: {"humans": 3}, 1: {"humans": 2}})
+    assert [a.code for a in out.raised] == ["too-few-tokens"] and out.amend == [] and out.actions == []
+
+
 def test_one_token_put_on_a_strong_region_is_not_taken_for_a_conquest_hidden_by_a_stack():
     g, f, seen, _ = ratmen_guessed(7, 4, "pick humans")
     out = f.see(g, {**seen, 4: {"humans": 1}})  # a lighter defence would make it legal, but one Human shows
