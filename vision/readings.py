@@ -13,7 +13,7 @@ from typing import Callable
 import numpy as np
 
 from .classify import Model, vote
-from .labels import DECLINED, OCCUPANTS
+from .labels import DECLINED, OCCUPANTS, RACES
 from .settings import Settings
 
 
@@ -31,6 +31,8 @@ def weigh(settings: Settings, model: Model, blobs, result, mountains: frozenset 
         labels = _one_occupant(settings, model, blobs, result, labels)
     if settings.few_races_in_decline:
         labels = _declined_in_frame(settings, model, blobs, result, labels)
+    if settings.few_active_races:
+        labels = _active_in_frame(settings, model, blobs, result, labels)
     if settings.mountains_on_mountain_regions:
         before = list(labels)
         labels = _mountains(model, blobs, result, labels, mountains, px_per_mm,
@@ -121,24 +123,43 @@ def _declined_in_frame(settings: Settings, model: Model, blobs, result, labels: 
     mostly on several regions. An in-decline race read on one region only, whose tokens find another in-decline
     race read on at least two other regions nearly as near (within ``decline_ratio``, summed), is that one:
     in-decline sides are printed alike and differ by their emblem, which a lone token may show poorly."""
+    return _few_races(settings.decline_ratio, model, blobs, result, labels, DECLINED)
+
+
+def _active_in_frame(settings: Settings, model: Model, blobs, result, labels: list[str]) -> list[str]:
+    """Rules: each player has one active race ("Picking a new Race" only after going into decline), spread over the
+    regions it conquered. So few active races lie on the board at once, each mostly on several regions: one read on
+    one region only, whose tokens find another (or the Lost Tribe) read on at least two other regions nearly as near
+    (within ``decline_ratio``, summed), is that one. The Lost Tribe is no player's race: it only loses regions, and
+    late in a game may hold one, so one read there keeps its label. The in-decline sides are weighed among
+    themselves (``_declined_in_frame``): which side is up is the look's."""
+    return _few_races(settings.decline_ratio, model, blobs, result, labels,
+                      tuple(lab for lab in OCCUPANTS if lab not in DECLINED), RACES)
+
+
+def _few_races(ratio: float, model: Model, blobs, result, labels: list[str], pool: tuple,
+               lone: tuple | None = None) -> list[str]:
+    """Labels of ``lone`` (default: ``pool``) read on one region only, taken for another of ``pool`` read on at least
+    two other regions when their tokens find it at most ``ratio`` times farther (summed over the region)."""
+    lone = pool if lone is None else lone
     index = {lab: k for k, lab in enumerate(model.labels)}
     held: dict[str, set] = {}
     tokens: dict[int, list[int]] = {}
     for i, (b, lab) in enumerate(zip(blobs, labels)):
-        if lab in DECLINED:
+        if lab in pool:
             held.setdefault(lab, set()).add(b.region)
             tokens.setdefault(b.region, []).append(i)
     for rid in sorted(tokens):
         here = tokens[rid]
         own = {labels[i] for i in here}
-        if len(own) != 1 or len(held[next(iter(own))]) > 1:
+        if len(own) != 1 or len(held[next(iter(own))]) > 1 or next(iter(own)) not in lone:
             continue
         others = [lab for lab in sorted(held) if lab not in own and len(held[lab] - {rid}) >= 2]
         if not others:
             continue
         pc = result.per_class[here].sum(0)
         best = min(others, key=lambda lab: pc[index[lab]])
-        if pc[index[best]] <= settings.decline_ratio * pc[index[next(iter(own))]]:
+        if pc[index[best]] <= ratio * pc[index[next(iter(own))]]:
             for i in here:
                 labels[i] = best
     return labels

@@ -66,6 +66,7 @@ class Settings:
     one_occupant_per_region: bool = True  # rules: one race (or the Lost Tribe) per region
     mountains_on_mountain_regions: bool = True  # rules: a Mountain on each Mountain region, none elsewhere
     few_races_in_decline: bool = True  # rules: one race in decline a player; a lone one alike another is it
+    few_active_races: bool = True   # rules: one active race a player (and the Lost Tribe): the same for them
     decline_ratio: float = 2.0      # ... when the other is at most this much farther (summed over the region)
     mountain_kin_ratio: float = 5.0  # a piece this much more like a Mountain than its region's kin is one's fragment
     mountain_part_ratio: float = 1.5  # a piece touching the Mountain, a Mountain at most this much farther: part of it

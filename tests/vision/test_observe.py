@@ -491,3 +491,26 @@ def test_a_pieces_taken_for_the_mountain_by_its_size_leaves_the_vote_to_the_othe
     result = SimpleNamespace(per_class=np.array(rows, np.float32), labels=["ratmen-decline", "giants", "giants"])
     got = weigh(settings, model, blobs, result, frozenset({region}), set(), 1.5, lambda i: 0.0)
     assert got == ["mountain", "giants", "giants"]
+
+
+def test_an_active_race_read_on_one_region_alike_one_read_on_several_is_that_one(settings):
+    """Issue 20: each player has one active race, spread over the regions it conquered: a race read on one region
+    only, whose tokens find an active race read on two other regions nearly as near, is that race (Humans under a
+    strongly coloured lamp read as Tritons). A clear reading keeps its label; so does the Lost Tribe (no player's
+    race: late in a game it may hold one region), and an in-decline side (weighed among the in-decline sides)."""
+    from types import SimpleNamespace
+
+    from vision.readings import _active_in_frame
+    model = SimpleNamespace(labels=["giants", "tritons", "lost-tribe", "giants-decline"])
+    blobs = [SimpleNamespace(region=r, bbox=(0, 0, 20, 20), area=400) for r in (1, 2, 3, 4)]
+
+    def read(lone: str, row: list) -> str:
+        rows = [row] + [[100.0, 400.0, 600.0, 500.0]] * 3
+        result = SimpleNamespace(per_class=np.array(rows, np.float32))
+        return _active_in_frame(settings, model, blobs, result, [lone, "giants", "giants", "giants"])[0]
+
+    assert read("tritons", [150.0, 100.0, 600.0, 500.0]) == "giants"      # Giants 1.5 times farther: Giants
+    assert read("tritons", [300.0, 100.0, 600.0, 500.0]) == "tritons"     # 3 times farther: a clear Triton
+    assert read("lost-tribe", [150.0, 400.0, 100.0, 500.0]) == "lost-tribe"
+    assert read("giants-decline", [150.0, 400.0, 600.0, 100.0]) == "giants-decline"
+    assert settings.few_active_races
