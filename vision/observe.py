@@ -17,7 +17,7 @@ from .detect import Blob, Reference, blinded_share, detect, lopsided, mountain_r
 from .errors import RegistrationError, VisionError
 from .features import batch_features, emblem_spectra, normalise
 from .geometry import Geometry, raster, room
-from .readings import mountain_specks, weigh
+from .readings import mountain_specks, mountains_in_sight, weigh
 from .register import Registration, rectify, register
 from .settings import Settings
 from .still import StillnessGate
@@ -140,8 +140,10 @@ def observe(settings: Settings, calibration: Calibration, model: Model, image: n
         counts[label] = counts.get(label, 0) + 1
         here = by_label[blob.region]
         here[label] = min(here.get(label, 1.0), float(c))
-    if settings.mountains_on_mountain_regions and settings.mountain_specks and "mountain" in model.labels:
-        mountain_specks(det.specks, mountains, tokens)
+    if settings.mountains_on_mountain_regions and "mountain" in model.labels:
+        if settings.mountain_specks:
+            mountain_specks(det.specks, mountains, tokens)
+        mountains_in_sight(model, mountains, tokens, det.occluded, settings.mountain_in_sight)
     fits = room(geometry)
     regions = {rid: RegionView({} if rid in det.occluded else tokens[rid], rid in det.occluded,
                                0.0 if rid in det.occluded else min(by_label[rid].values(), default=1.0), fits[rid],

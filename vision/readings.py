@@ -35,13 +35,16 @@ def weigh(settings: Settings, model: Model, blobs, result, mountains: frozenset 
         labels = _active_in_frame(settings, model, blobs, result, labels)
     if settings.mountains_on_mountain_regions:
         before = list(labels)
+        sight = mountain_in_sight(model, settings.mountain_in_sight)
         labels = _mountains(model, blobs, result, labels, mountains, px_per_mm,
                             settings.mountain_kin_ratio, settings.mountain_part_ratio, settings.size_weight,
-                            settings.mountain_fragment_ratio)
+                            settings.mountain_fragment_ratio, sight)
         if settings.mountain_fragment_ratio > 0:
             labels = _mountain_fragment(model, blobs, result, list(labels), mountains, specks,
                                         settings.mountain_fragment_ratio, settings.mountain_apart, beside,
                                         settings.mountain_body)
+        if settings.mountain_grey > 0 and sight:
+            labels = _mountain_grey(model, blobs, result, labels, mountains, specks, settings.mountain_grey)
         if settings.one_occupant_per_region:
             labels = _vote_again(settings, model, blobs, result, before, labels)
     return labels
@@ -74,20 +77,28 @@ def _one_occupant(settings: Settings, model: Model, blobs, result, labels: list[
 
 
 def _vote_again(settings: Settings, model: Model, blobs, result, before: list, labels: list) -> list:
-    """Where a fragment was found to be the Mountain, it voted among its region's tokens for their one race
-    (``_one_occupant``): the others' race is chosen again from their own looks, without it."""
+    """Where a piece that voted among its region's tokens for their one race (``_one_occupant``, ``before``: the
+    labels then) was found to be the Mountain or a part of it, by any of the Mountain rules, the others' race is
+    chosen again from their own looks without it, as the rules before it chose (a special piece beside its kin, one
+    race a region, few races in decline, few active races)."""
     again = {blobs[i].region for i, (was, now) in enumerate(zip(before, labels))
-             if now in ("mountain", None) and was not in ("mountain", None)}
+             if now in ("mountain", None) and was in OCCUPANTS}
     if not again:
         return labels
     mine = [i for i, b in enumerate(blobs) if b.region in again and labels[i] not in (None, "mountain")]
     looks = [None] * len(labels)
     for i in mine:
         looks[i] = result.labels[i]
+    if settings.piece_kin_ratio > 0:
+        looks = _kin_not_piece(settings, model, blobs, result, looks)
     looks = _one_occupant(settings, model, blobs, result, looks)
     out = list(labels)
     for i in mine:
         out[i] = looks[i]
+    if settings.few_races_in_decline:
+        out = _declined_in_frame(settings, model, blobs, result, out, again)
+    if settings.few_active_races:
+        out = _active_in_frame(settings, model, blobs, result, out, again)
     return out
 
 
@@ -103,7 +114,7 @@ def _kin_not_piece(settings: Settings, model: Model, blobs, result, labels: list
     for i, (b, lab) in enumerate(zip(blobs, labels)):
         if lab in OCCUPANTS:
             kin.setdefault(b.region, []).append(i)
-        elif lab != "mountain":
+        elif lab not in (None, "mountain"):
             pieces.setdefault(b.region, []).append(i)
     for rid, here in pieces.items():
         if rid not in kin:
@@ -117,16 +128,18 @@ def _kin_not_piece(settings: Settings, model: Model, blobs, result, labels: list
     return labels
 
 
-def _declined_in_frame(settings: Settings, model: Model, blobs, result, labels: list[str]) -> list[str]:
+def _declined_in_frame(settings: Settings, model: Model, blobs, result, labels: list,
+                       only: set | None = None) -> list:
     """Rules ("Going into Decline"): a player has one race in decline at a time (the one before is removed), and a
     race in decline keeps a token on each region it held. So few in-decline races lie on the board at once, each
     mostly on several regions. An in-decline race read on one region only, whose tokens find another in-decline
     race read on at least two other regions nearly as near (within ``decline_ratio``, summed), is that one:
     in-decline sides are printed alike and differ by their emblem, which a lone token may show poorly."""
-    return _few_races(settings.decline_ratio, model, blobs, result, labels, DECLINED)
+    return _few_races(settings.decline_ratio, model, blobs, result, labels, DECLINED, only=only)
 
 
-def _active_in_frame(settings: Settings, model: Model, blobs, result, labels: list[str]) -> list[str]:
+def _active_in_frame(settings: Settings, model: Model, blobs, result, labels: list,
+                     only: set | None = None) -> list:
     """Rules: each player has one active race ("Picking a new Race" only after going into decline), spread over the
     regions it conquered. So few active races lie on the board at once, each mostly on several regions: one read on
     one region only, whose tokens find another (or the Lost Tribe) read on at least two other regions nearly as near
@@ -134,13 +147,14 @@ def _active_in_frame(settings: Settings, model: Model, blobs, result, labels: li
     late in a game may hold one, so one read there keeps its label. The in-decline sides are weighed among
     themselves (``_declined_in_frame``): which side is up is the look's."""
     return _few_races(settings.decline_ratio, model, blobs, result, labels,
-                      tuple(lab for lab in OCCUPANTS if lab not in DECLINED), RACES)
+                      tuple(lab for lab in OCCUPANTS if lab not in DECLINED), RACES, only)
 
 
-def _few_races(ratio: float, model: Model, blobs, result, labels: list[str], pool: tuple,
-               lone: tuple | None = None) -> list[str]:
+def _few_races(ratio: float, model: Model, blobs, result, labels: list, pool: tuple,
+               lone: tuple | None = None, only: set | None = None) -> list:
     """Labels of ``lone`` (default: ``pool``) read on one region only, taken for another of ``pool`` read on at least
-    two other regions when their tokens find it at most ``ratio`` times farther (summed over the region)."""
+    two other regions when their tokens find it at most ``ratio`` times farther (summed over the region); ``only``:
+    the regions looked at (default: all)."""
     lone = pool if lone is None else lone
     index = {lab: k for k, lab in enumerate(model.labels)}
     held: dict[str, set] = {}
@@ -148,7 +162,8 @@ def _few_races(ratio: float, model: Model, blobs, result, labels: list[str], poo
     for i, (b, lab) in enumerate(zip(blobs, labels)):
         if lab in pool:
             held.setdefault(lab, set()).add(b.region)
-            tokens.setdefault(b.region, []).append(i)
+            if only is None or b.region in only:
+                tokens.setdefault(b.region, []).append(i)
     for rid in sorted(tokens):
         here = tokens[rid]
         own = {labels[i] for i in here}
@@ -167,14 +182,17 @@ def _few_races(ratio: float, model: Model, blobs, result, labels: list[str], poo
 
 def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozenset | None,
                px_per_mm: float, kin_ratio: float = 5.0, part_ratio: float = 1.5, size_weight: float = 0.0,
-               fragment_ratio: float = 0.0) -> list[str]:
+               fragment_ratio: float = 0.0, sight: bool = False) -> list[str]:
     """Rules (setup): "Put a Mountain token on each Region of the map featuring a Mountain"; "Mountains are
     immovable". So a Mountain read off the Mountain regions is the next kind that fits; on a Mountain region
     the piece most like a Mountain of a Mountain's size (where enrollment measured it) is the Mountain, and
     other pieces read as Mountains there that touch it are parts of it. With none of them read as a Mountain, a
     piece counted as one more token of its pile only by the one-race rule (its own look another kind), a Mountain
     at most ``fragment_ratio`` times farther than that look, is the Mountain's fragment before a piece of a
-    Mountain's size read as what it is (a Fortress beside Lost Tribe and a Mountain whose body hardly shows)."""
+    Mountain's size read as what it is (a Fortress beside Lost Tribe and a Mountain whose body hardly shows): its
+    pile is other tokens than that piece (the one-race rule makes a Mountain of a Mountain's size read as a grey side
+    and the token beside it one pile). With the Mountain in ``sight`` (reported whatever is read), a piece of its
+    size is it only when a Mountain is at most ``fragment_ratio`` times farther than what it was read as."""
     if mountains is None or "mountain" not in model.labels:
         return labels
     k = model.labels.index("mountain")
@@ -197,6 +215,10 @@ def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozen
         # enrollment measured it) is taken for it.
         ratio = {i: pc[i, k] / max(float(pc[i].min()), 1e-9) for i in here}
         fit = {i: ratio[i] for i in here if (size and blobs[i].area >= 0.5 * size) or labels[i] == "mountain"}
+        if sight and fragment_ratio > 0:
+            # A Mountain in sight is reported whatever is read (``mountains_in_sight``): a piece of its size that
+            # looks like none (a Dragon, a Fortress beside it) stays what it is.
+            fit = {i: r for i, r in fit.items() if labels[i] == "mountain" or r <= fragment_ratio}
         rest = [i for i in here if i not in fit]
         if fit and rest and min(ratio[i] for i in rest) * kin_ratio <= min(fit.values()):
             # What is of a Mountain's size looks like none (a piece beside a Mountain whose body hardly shows): a
@@ -206,7 +228,7 @@ def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozen
             # None read as a Mountain: a piece counted as one more of its pile only by the one-race rule (its own
             # look another kind) is the Mountain's fragment before a piece read as what it is.
             absorbed = {i: ratio[i] for i in rest if ratio[i] <= fragment_ratio and labels[i] != result.labels[i]
-                        and sum(labels[j] == labels[i] for j in here) > 1}
+                        and sum(labels[j] == labels[i] for j in here if j not in fit) > 1}
             if absorbed:
                 fit = absorbed
         outliers = set()
@@ -297,4 +319,56 @@ def mountain_specks(specks, mountains: frozenset | None, tokens: dict[int, dict[
         return
     for rid in sorted({rid for rid, _ in specks} & mountains):
         if rid in tokens and "mountain" not in tokens[rid]:
+            tokens[rid]["mountain"] = 1
+
+
+def mountain_in_sight(model: Model, larger: float) -> bool:
+    """Whether the Mountain, enrolled at least ``larger`` times a race token's area (``Model.areas``), is wider than
+    any token laid on it, so that it shows around it: never out of sight on its region."""
+    if larger <= 0 or model.areas is None or "mountain" not in model.labels:
+        return False
+    races = [float(a) for lab, a in zip(model.labels, model.areas) if lab in OCCUPANTS and a > 0]
+    return bool(races) and float(model.areas[model.labels.index("mountain")]) >= larger * float(np.median(races))
+
+
+def _mountain_grey(model: Model, blobs, result, labels: list, mountains: frozenset | None, specks: set,
+                   unsure: float) -> list:
+    """A Mountain in sight (``mountain_in_sight``) on a Mountain region where none of the pieces was read as it
+    and no speck of change is its cap (``mountain_specks``) shows as fragments taken for other kinds. Painted in
+    the board's muted Mountain colour, a fragment looks like the printing's grey in-decline side but shows no
+    emblem, the one thing that tells the grey sides apart: it is read as a grey side barely nearer than another
+    (its own look's confidence under ``unsure``). Such pieces are the Mountain (the one most like it) and its
+    parts; a grey side showing its emblem stays."""
+    if not mountains:
+        return labels
+    k = model.labels.index("mountain")
+    by_region: dict[int, list[int]] = {}
+    for i, b in enumerate(blobs):
+        if labels[i] is not None:
+            by_region.setdefault(b.region, []).append(i)
+    pc = result.per_class
+    out = list(labels)
+    for rid, here in by_region.items():
+        if rid not in mountains or rid in specks or any(labels[i] == "mountain" for i in here):
+            continue
+        grey = [i for i in here if result.labels[i] in DECLINED and result.confidence[i] < unsure]
+        if not grey:
+            continue
+        best = min(grey, key=lambda i: (float(pc[i, k]) / max(float(pc[i].min()), 1e-9), i))
+        for i in grey:
+            out[i] = "mountain" if i == best else None
+    return out
+
+
+def mountains_in_sight(model: Model, mountains: frozenset | None, tokens: dict[int, dict[str, int]], hidden,
+                       larger: float) -> None:
+    """Rules (setup): "Put a Mountain token on each Region of the map featuring a Mountain"; "Mountains are
+    immovable". A Mountain wider than any token laid on it (``mountain_in_sight``) shows around it: on a Mountain
+    region in sight (not in ``hidden``) where no piece was read as it, it lies there all the same, its body in the
+    board's own colour and its cap unchanged by the lamp. A Mountain a token's size may lie under a pile, out of
+    sight: nothing is reported for it."""
+    if not mountains or not mountain_in_sight(model, larger):
+        return
+    for rid in sorted(mountains):
+        if rid in tokens and rid not in hidden and "mountain" not in tokens[rid]:
             tokens[rid]["mountain"] = 1

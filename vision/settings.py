@@ -74,6 +74,8 @@ class Settings:
     mountain_apart: float = 1.5     # ... when the region's other pieces are this much farther from a Mountain
     mountain_body: float = 0.015    # ... alone, when the board beside it changed this much more on one side (0: off)
     mountain_specks: bool = True    # a Mountain region with no Mountain read but a speck of change: its Mountain's cap
+    mountain_in_sight: float = 1.5  # a Mountain enrolled this many race tokens' area is never out of sight on its region (0: off)
+    mountain_grey: float = 0.2      # ... where none was read, no speck, a grey side read less sure than this is its fragment (0: off)
     vote_ratio: float = 4.0         # a token keeps its own label if the region's is this much farther
     token_on_piece: float = 1.5     # a piece read this many tokens large may hold a race token laid on it (0: off)
     piece_kin_ratio: float = 1.25   # a piece read as a special piece, its region's race at most this much farther: that race (0: off)

@@ -304,6 +304,51 @@ def test_a_fragment_counted_as_one_more_of_its_pile_is_the_mountain_before_a_for
     assert mountains(look, 3.0) == ["mountain", "lost-tribe", "lost-tribe", "lost-tribe"]  # a Mountain 3.5 times
 
 
+def test_a_mountain_of_its_size_and_the_token_the_one_race_rule_joined_to_it_are_not_one_pile():
+    """Issue 20: a Mountain whose body shows (twice a token's area, nearer a Mountain than anything but a grey side)
+    and an in-decline token beside it: the one-race rule gave both one race, so the token looked like "one more of
+    its pile" and was taken for the Mountain's fragment, the Mountain for a race token. Its pile is other tokens than
+    the piece of a Mountain's size: here none, so that piece is the Mountain and the token stays a token."""
+    from types import SimpleNamespace
+
+    from vision.readings import _mountains
+    model = SimpleNamespace(labels=["mountain", "ratmen", "giants-decline", "halflings-decline"],
+                            areas=np.array([700.0, 270.0, 270.0, 270.0], np.float32))
+    region = next(iter(mountain_regions("2p")))
+    blobs = _pieces_on(region, [(0, 0, 40, 40), (60, 0, 20, 20)])
+    blobs[0].area = 860                         # 382 mm² at 1.5 px/mm: over half a Mountain's 700
+    # Distances (mountain, ratmen, giants-decline, halflings-decline); the Mountain 1.75 and 5.7 times farther.
+    rows = np.array([[175.0, 150.0, 100.0, 130.0], [570.0, 140.0, 150.0, 100.0]], np.float32)
+    result = SimpleNamespace(per_class=rows, labels=["giants-decline", "halflings-decline"])
+    got = _mountains(model, blobs, result, ["ratmen", "ratmen"], frozenset({region}), 1.5, fragment_ratio=8.0)
+    assert got == ["mountain", "ratmen"]
+
+
+def test_a_piece_of_a_mountains_size_that_looks_like_none_stays_itself_where_the_mountain_is_in_sight():
+    """Issue 20: a Dragon beside a Mountain whose body did not change the picture is the one piece of a Mountain's
+    size on the region, and was taken for the Mountain though a Mountain is nine times farther than a Dragon. Where
+    the Mountain is in sight (wider than a token: reported whatever is read), such a piece is the Mountain only when
+    a Mountain is at most ``mountain_fragment_ratio`` (8) times farther; a Mountain's size seen a little like one
+    still is it."""
+    from types import SimpleNamespace
+
+    from vision.readings import _mountains
+    model = SimpleNamespace(labels=["mountain", "dragon", "amazons"], areas=np.array([700.0, 420.0, 270.0], np.float32))
+    region = next(iter(mountain_regions("2p")))
+    blobs = _pieces_on(region, [(0, 0, 40, 40), (60, 0, 20, 20)])
+    blobs[0].area = 950
+    read = ["dragon", "amazons"]
+
+    def mountains(far, sight):
+        rows = np.array([[far, 100.0, 900.0], [4000.0, 900.0, 100.0]], np.float32)
+        return _mountains(model, blobs, SimpleNamespace(per_class=rows, labels=read), list(read), frozenset({region}),
+                          1.5, fragment_ratio=8.0, sight=sight)
+
+    assert mountains(940.0, True) == read
+    assert mountains(940.0, False) == ["mountain", "amazons"]
+    assert mountains(300.0, True) == ["mountain", "amazons"]
+
+
 def test_a_mountain_showing_only_a_fragment_of_another_kinds_look_is_the_mountain():
     """Issue 20: a Mountain in the board's colour may show only its cap and part of its rim, a token-sized fragment
     taken for a grey in-decline side (the region read as that side, no Mountain). Every Mountain region holds its
@@ -381,6 +426,90 @@ def test_the_tokens_beside_a_mountain_fragment_choose_their_race_again_without_i
     assert _vote_again(settings, model, blobs, result, voted, ["mountain"] + voted[1:]) == \
         ["mountain", "giants", "giants", "trolls"]
     assert _vote_again(settings, model, blobs, result, voted, list(voted)) == voted  # no fragment taken
+
+
+def test_the_tokens_beside_a_mountain_of_a_mountains_size_choose_their_race_again_without_it(settings):
+    """Issue 20: the one-race rule (``_one_occupant``) voted with a Mountain whose body shows, read as a grey side,
+    and tipped the two Skeletons in decline beside it into Amazons in decline; the Mountain rule (``_mountains``)
+    then found it to be the Mountain (of a Mountain's size, nearest one). Whichever Mountain rule finds a piece
+    that voted to be the Mountain, the others' race is chosen again from their own looks, without it."""
+    from types import SimpleNamespace
+
+    from vision.readings import weigh
+    labels = ["mountain", "skeletons-decline", "amazons-decline", "sorcerers-decline"]
+    model = SimpleNamespace(labels=labels, areas=np.array([700.0, 270.0, 270.0, 270.0], np.float32))
+    region = next(iter(mountain_regions("2p")))
+    blobs = _pieces_on(region, [(0, 0, 20, 20), (40, 0, 20, 20), (80, 0, 40, 40)])
+    blobs[2].area = 1000                                     # 444 mm² at 1.5 px/mm: of a Mountain's size
+    # Distances (mountain, skeletons-decline, amazons-decline, sorcerers-decline).
+    rows = np.array([[3000.0, 100.0, 130.0, 500.0], [3000.0, 100.0, 130.0, 500.0], [150.0, 400.0, 120.0, 100.0]],
+                    np.float32)
+    result = SimpleNamespace(per_class=rows, labels=["skeletons-decline", "skeletons-decline", "sorcerers-decline"],
+                             confidence=np.array([0.5, 0.5, 0.1], np.float32))
+    got = weigh(settings, model, blobs, result, frozenset({region}), set(), 1.5, lambda i: 0.0)
+    assert got == ["skeletons-decline", "skeletons-decline", "mountain"]
+    # Off the Mountain regions the three are one race, as the rule has it.
+    got = weigh(settings, model, blobs, result, frozenset({region + 1}), set(), 1.5, lambda i: 0.0)
+    assert got == ["amazons-decline"] * 3
+
+
+def test_a_grey_side_showing_no_emblem_where_a_mountain_in_sight_was_not_read_is_its_fragment():
+    """Issue 20: a Mountain wider than any token (``mountain_in_sight``) is on its region in sight; where none of
+    the pieces was read as it and no speck of change is its cap, it shows as fragments in the board's muted Mountain
+    colour, read as grey in-decline sides barely nearer than another (no emblem shows). Those are the Mountain (the
+    one most like it) and its parts. A grey side read surely (its emblem shows), a region with a speck or a
+    Mountain read, and regions off the Mountains keep their readings."""
+    from types import SimpleNamespace
+
+    from vision.readings import _mountain_grey
+    model = SimpleNamespace(labels=["mountain", "lost-tribe", "trolls-decline", "sorcerers-decline"])
+    region = next(iter(mountain_regions("2p")))
+    mountains = frozenset({region})
+    # Distances (mountain, lost-tribe, trolls-decline, sorcerers-decline): two Lost Tribe tokens, a grey piece.
+    rows = np.array([[5000.0, 100.0, 900.0, 900.0], [5000.0, 100.0, 900.0, 900.0], [700.0, 900.0, 104.0, 100.0],
+                     [500.0, 900.0, 100.0, 104.0]], np.float32)
+    look = ["lost-tribe", "lost-tribe", "sorcerers-decline", "trolls-decline"]
+
+    def read(sure, n=3, specks=frozenset(), where=region, labels=None):
+        blobs = _pieces_on(where, [(40 * i, 0, 20, 20) for i in range(n)])
+        result = SimpleNamespace(per_class=rows[:n], labels=look[:n],
+                                 confidence=np.array([0.6, 0.6] + sure, np.float32)[:n])
+        return _mountain_grey(model, blobs, result, list(labels or look[:n]), mountains, set(specks), 0.2)
+
+    assert read([0.04]) == ["lost-tribe", "lost-tribe", "mountain"]
+    assert read([0.5]) == look[:3]                                            # its emblem shows
+    assert read([0.04], specks={region}) == look[:3]                          # its cap is a speck
+    assert read([0.04], where=region + 1) == look[:3]                         # no Mountain region
+    assert read([0.04], labels=["lost-tribe", "lost-tribe", "mountain"]) == ["lost-tribe", "lost-tribe", "mountain"]
+    # Two fragments: the one nearer a Mountain (5 times farther than its look, the other 7) is it, the other a part.
+    assert read([0.04, 0.1], n=4) == ["lost-tribe", "lost-tribe", None, "mountain"]
+    assert read([0.04, 0.5], n=4) == ["lost-tribe", "lost-tribe", "mountain", "trolls-decline"]
+
+
+def test_a_mountain_wider_than_a_token_is_never_out_of_sight():
+    """Issue 20: rules (setup): a Mountain on each Mountain region, immovable. A Mountain enrolled larger than a
+    race token (1.7 tokens wide: 2.9 times the area) shows around any token laid on it; on a Mountain region in
+    sight where no piece was read as it, it lies there all the same (its body the board's colour, its cap
+    unchanged). A Mountain a token's size may lie under a pile, out of sight: nothing is added; nor on a region a
+    hand covers, nor off the Mountain regions."""
+    from types import SimpleNamespace
+
+    from vision.readings import mountain_in_sight, mountains_in_sight
+    wide = SimpleNamespace(labels=["mountain", "orcs", "hero"], areas=np.array([780.0, 270.0, 380.0], np.float32))
+    small = SimpleNamespace(labels=wide.labels, areas=np.array([280.0, 270.0, 380.0], np.float32))
+    unmeasured = SimpleNamespace(labels=wide.labels, areas=None)
+    assert mountain_in_sight(wide, 1.5) and not mountain_in_sight(wide, 0.0)
+    assert not mountain_in_sight(small, 1.5) and not mountain_in_sight(unmeasured, 1.5)
+    region = next(iter(mountain_regions("2p")))
+
+    def seen(model, hidden=frozenset()):
+        tokens = {region: {"orcs": 2}, region + 1: {}}
+        mountains_in_sight(model, frozenset({region}), tokens, set(hidden), 1.5)
+        return tokens
+
+    assert seen(wide) == {region: {"orcs": 2, "mountain": 1}, region + 1: {}}
+    assert seen(small) == seen(unmeasured) == {region: {"orcs": 2}, region + 1: {}}
+    assert seen(wide, {region}) == {region: {"orcs": 2}, region + 1: {}}
 
 
 def test_the_board_beside_a_fragment_of_a_larger_piece_changed_on_one_side(settings, clean_calibration):
