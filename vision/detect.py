@@ -754,6 +754,8 @@ def detect(settings: Settings, reference: Reference, rectified: np.ndarray) -> D
             if region is None:
                 continue
             px0, py0, pw, ph = cv2.boundingRect(part)
+            if not _on_board(settings, raster, part[py0:py0 + ph, px0:px0 + pw], x + px0, y + py0):
+                continue
             blobs.append((region, (float(c[0]), float(c[1])), int(cv2.countNonZero(part)),
                           (x + px0, y + py0, pw, ph), part[py0:py0 + ph, px0:px0 + pw]))
     if settings.rim_edge > 0 and settings.stand_out > 0 and blobs:
@@ -875,6 +877,19 @@ def mountain_regions(map_name: str) -> frozenset | None:
         return frozenset(r.id for r in maps.load(map_name) if r.mountain)
     except (ValueError, OSError):
         return None
+
+
+def _on_board(settings: Settings, raster: Raster, part: np.ndarray, x: int, y: int) -> bool:
+    """Whether a piece (``part``, a box of the rectified board from (x, y)) lies on the board: ``on_board`` of its
+    pixels on the regions at least. The view holds a margin around the map (the board's edge, the table beyond it,
+    a player's supply): what changed there under the lamp at play (a strip of the board's edge, lit otherwise
+    than the map) is no piece of the region nearest it. A token at the board's edge lies mostly on its region."""
+    if settings.on_board <= 0:
+        return True
+    h, w = part.shape
+    own = part > 0
+    on = raster.labels[y:y + h, x:x + w][own] >= 0
+    return bool(on.size) and float(on.mean()) >= settings.on_board
 
 
 def _region_at(raster: Raster, x: float, y: float) -> int | None:

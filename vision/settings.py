@@ -47,6 +47,7 @@ class Settings:
     palm_share: float = 2.2         # a hand holds a disc this many token radii wide (its palm, its arm) farther from its outline
     board_colour: float = 1.2       # a hand-sized part with no palm: the board's colour, only lit otherwise (channels within this), is board (0: off)
     glare_hand: bool = True         # a hand reaching into the lamp's glare, once the glare at play is undone, is found as without it
+    on_board: float = 0.5           # a piece has this share of its pixels on the regions at least (not the margin)
     occluded_tokens: float = 0.5    # a region with half a token's area under a hand is occluded (one could lie hidden)
     # The board under other light (a shadow, a glare spot) is not a hand: its print shows through.
     lit_window: int = 5             # side of the window (half-size px) in which the frame's print is compared
