@@ -272,9 +272,12 @@ class Corrections:
                 del kept[race]
         self.evidence.forget(game.tribes)
         # once their player readies troops again, the race's tokens move now, not then
-        self.redeploys = {race: i for race, i in self.redeploys.items() if not _turn_again(game, race, i)}
+        # (once the game is over nobody readies troops: the last turn's tokens are still seen better)
+        over = game.finished
+        self.redeploys = {race: i for race, i in self.redeploys.items() if over or not _turn_again(game, race, i)}
         self.heroes = {race: i for race, i in self.heroes.items() if not _turn_again(game, race, i)}
-        self.resettles = {race: kept for race, kept in self.resettles.items() if not _turn_again(game, race, kept[0])}
+        self.resettles = {race: kept for race, kept in self.resettles.items()
+                          if over or not _turn_again(game, race, kept[0])}
         self.evidence.gather(game, seen, hidden, skip - hidden)
         out = []
         self.pending = {}

@@ -549,6 +549,22 @@ def test_the_ghouls_in_decline_conquering_a_region_the_game_finds_too_costly_cor
     assert [a.code for a in out.raised] == ["too-few-tokens"] and out.amend == [] and out.actions == []
 
 
+def test_the_last_turns_redeployment_is_amended_by_the_sights_after_the_game_ends():
+    """The game ends with the Humans' turn (one round): the camera then reads the stack it had read
+    short on region 9; nobody readies troops any more, so that is a better sight of the last
+    redeployment (it used to count as the Humans' player at play again, and was never amended)."""
+    g = game_with("alchemist ratmen", "swamp humans")
+    g.rounds = 1
+    act(g, "pick ratmen", "conquer 4", "redeploy 4:12", "end", "pick humans", "conquer 3", "conquer 9")
+    f = Follower()
+    f.see(g, {**expected_view(g), 3: {"humans": 4}, 9: {"humans": 3}})
+    act(g, *[a.notation() for a in f.confirm(g).actions])
+    index = next(k for k, a in enumerate(g.history) if a.notation().startswith("redeploy 3"))
+    assert g.history[index].notation() == "redeploy 3:6 9:3" and g.finished
+    out = f.see(g, {**expected_view(g), 3: {"humans": 4}, 9: {"humans": 5}})
+    assert [(i, a.notation()) for i, a in out.amend] == [(index, "redeploy 3:4 9:5")]
+
+
 def flying_humans_after_a_guessed_stack():
     """The camera read 6 Ratmen on region 4 and 5 on region 9 and guessed the one it could not see on
     4 (it lay on 9); the Flying Humans (10) take region 4: 2 + 6 Ratmen on the table, 2 + 7 in the
