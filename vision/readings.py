@@ -269,6 +269,16 @@ def _mountains(model: Model, blobs, result, labels: list[str], mountains: frozen
     return [None if i in drop else lab for i, lab in enumerate(labels)]
 
 
+def _mountain_unread(blobs, labels: list, mountains: frozenset) -> dict[int, list[int]]:
+    """The pieces read on each Mountain region where none of them was read as the Mountain, by region."""
+    by_region: dict[int, list[int]] = {}
+    for i, b in enumerate(blobs):
+        if labels[i] is not None:
+            by_region.setdefault(b.region, []).append(i)
+    return {rid: here for rid, here in by_region.items()
+            if rid in mountains and not any(labels[i] == "mountain" for i in here)}
+
+
 def _mountain_fragment(model: Model, blobs, result, labels: list, mountains: frozenset | None, specks: set,
                        fragment_ratio: float, apart: float, beside=None, body: float = 0.0) -> list:
     """Rules (setup): every Mountain region holds its Mountain. Where none of a region's pieces was read as it,
@@ -286,13 +296,7 @@ def _mountain_fragment(model: Model, blobs, result, labels: list, mountains: fro
     if not mountains or "mountain" not in model.labels:
         return labels
     k = model.labels.index("mountain")
-    by_region: dict[int, list[int]] = {}
-    for i, b in enumerate(blobs):
-        if labels[i] is not None:
-            by_region.setdefault(b.region, []).append(i)
-    for rid, here in by_region.items():
-        if rid not in mountains or any(labels[i] == "mountain" for i in here):
-            continue
+    for rid, here in _mountain_unread(blobs, labels, mountains).items():
         pc = result.per_class
         ratio = {i: float(pc[i, k]) / max(float(pc[i].min()), 1e-9) for i in here}
         best = min(here, key=lambda i: (ratio[i], i))
@@ -342,14 +346,10 @@ def _mountain_grey(model: Model, blobs, result, labels: list, mountains: frozens
     if not mountains:
         return labels
     k = model.labels.index("mountain")
-    by_region: dict[int, list[int]] = {}
-    for i, b in enumerate(blobs):
-        if labels[i] is not None:
-            by_region.setdefault(b.region, []).append(i)
     pc = result.per_class
     out = list(labels)
-    for rid, here in by_region.items():
-        if rid not in mountains or rid in specks or any(labels[i] == "mountain" for i in here):
+    for rid, here in _mountain_unread(blobs, labels, mountains).items():
+        if rid in specks:
             continue
         grey = [i for i in here if result.labels[i] in DECLINED and result.confidence[i] < unsure]
         if not grey:

@@ -508,10 +508,9 @@ def test_a_final_attempt_declared_takes_back_a_redeployment_taken_before_the_end
     assert [a.notation() for a in g.history][-2:] == ["attempt 9", "roll 3"] and g.phase == "conquest"
 
 
-def resettled_then_conquered(region=15, elves=3):
-    """The Ratmen's one token in hand resettled under a stack (the camera guesses region 15, where it
-    shows no more), then the Elves conquer ``region`` (15, or another Ratmen region) with ``elves``
-    tokens. Returns the game, the follower, the sight and the index of the resettlement."""
+def resettled_under_a_stack():
+    """The Ratmen redeployed 4:2 9:2 10:3 15:5, then their one token in hand resettled under a stack
+    (the camera guesses region 15, where it shows no more). Returns the game, the follower, the sight."""
     g = play(game_with("alchemist ratmen", "swamp humans", "hill elves", players=("Ann", "Ben", "Cat")),
              "pick ratmen", "conquer 4", "conquer 9", "conquer 10", "conquer 15")
     f = Follower()
@@ -525,6 +524,14 @@ def resettled_then_conquered(region=15, elves=3):
     out = f.see(g, seen)
     assert [a.notation() for a in out.actions] == ["resettle ratmen 15:1"]
     out.apply_to(g)
+    return g, f, seen
+
+
+def resettled_then_conquered(region=15, elves=3):
+    """The Ratmen's one token in hand resettled under a stack (the camera guesses region 15, where it
+    shows no more), then the Elves conquer ``region`` (15, or another Ratmen region) with ``elves``
+    tokens. Returns the game, the follower, the sight and the index of the resettlement."""
+    g, f, seen = resettled_under_a_stack()
     index = len(g.history) - 1
     play(g, "pick elves")
     seen = {**seen, region: {"elves": elves}}
@@ -557,19 +564,7 @@ def test_a_token_shown_more_after_a_resettlement_is_the_resettlement_s_not_the_r
     token more on region 9 and one fewer on region 10 (a stack there). The resettlement put it on 9:
     the redeployment before it, which a whole turn's sights placed, stays (it used to move a token from
     10 to 9, and the resettlement then onto 10: two corrections where one says it)."""
-    g = play(game_with("alchemist ratmen", "swamp humans", "hill elves", players=("Ann", "Ben", "Cat")),
-             "pick ratmen", "conquer 4", "conquer 9", "conquer 10", "conquer 15")
-    f = Follower()
-    seen = {**expected_view(g), 4: {"ratmen": 2}, 9: {"ratmen": 2}, 10: {"ratmen": 3}, 15: {"ratmen": 5}}
-    f.see(g, seen)
-    f.confirm(g).apply_to(g)
-    play(g, "pick humans")
-    seen = {**seen, 4: {"humans": 4}}
-    f.see(g, seen).apply_to(g)
-    f.confirm(g).apply_to(g)
-    out = f.see(g, seen)
-    assert [a.notation() for a in out.actions] == ["resettle ratmen 15:1"]
-    out.apply_to(g)
+    g, f, seen = resettled_under_a_stack()
     redeploy, index = g.history[5].notation(), len(g.history) - 1
     play(g, "pick elves")
     out = f.see(g, {**seen, 9: {"ratmen": 3}, 10: {"ratmen": 2}})
