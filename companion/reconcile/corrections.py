@@ -92,12 +92,8 @@ class Corrections:
             reason = game.explain(conquest)
             if reason is None or reason.code != "too-few-tokens":
                 continue
-            # a region conquered before this turn cost the player fewer tokens on the table than in
-            # the game: its defenders' tokens the game guessed there lie on their other regions,
-            # which the camera reads with more than the game has (never more than it reads there)
-            earlier = self._lighter_conquered(game, lambda g: g.explain(conquest) is None, seen, skip)
             if not held or held not in game.tribes:
-                if earlier:
+                if earlier := self._lighter_earlier(game, conquest, seen, skip):
                     return earlier
                 continue
             # never fewer defenders than a sight read there: only tokens guessed under a stack go
@@ -110,9 +106,16 @@ class Corrections:
                     trial = replaced(game, [(index, action)])
                     if trial is not None and trial.explain(conquest) is None:
                         return [(index, action)]
-            if earlier:
+            if earlier := self._lighter_earlier(game, conquest, seen, skip):
                 return earlier
         return []
+
+    def _lighter_earlier(self, game: Game, conquest: Action, seen: View, skip: set[int]) -> list[tuple[int, Action]]:
+        """A region conquered before in this turn cost the player fewer tokens on the table than in the
+        game: its defenders' tokens the game guessed there lie on their other regions, which the camera
+        reads with more than the game has (never more than it reads there): that lighter defence, when
+        it makes ``conquest`` legal (``_lighter_conquered``)."""
+        return self._lighter_conquered(game, lambda g: g.explain(conquest) is None, seen, skip)
 
     def lighter_defences(self, best: Explanation, seen: View, previous: View,
                           skip: set[int]) -> list[tuple[int, Action]]:
